@@ -99,7 +99,12 @@ export type CompileTransforms = (
 export type ReadResourceGraphs = (
   compiler: SchemaCompiler,
   options: { readonly celRules: () => CelRules },
-  define: (definition: ResourceDefinition, report: DocumentReport) => boolean,
+  define: (
+    definition: ResourceDefinition,
+    report: DocumentReport,
+    /** Whether a known definition of its type is this same RGD's (its graph from this document). */
+    sameAs?: (known: ResourceDefinition) => boolean,
+  ) => boolean,
 ) => {
   take(value: Record<string, unknown>, header: ManifestHeader, report: DocumentReport): boolean;
   compileGraphs(kinds: KubernetesKinds): { report: DocumentReport; header: ManifestHeader }[];
@@ -292,10 +297,14 @@ export function collectDefinitions(
     }
   };
 
-  const rgds = given.resourceGraphs(compiler, given, (definition, report) => {
+  const rgds = given.resourceGraphs(compiler, given, (definition, report, sameAs) => {
     const known = defined.get(definition.id);
     if (known !== undefined) {
-      reportDuplicate(definition, known.at, given.source, report);
+      // A given RGD read again as it was (a test's step applying the project's RGD again, as a
+      // given CRD may be) defines nothing new: the given one stands, no conflict.
+      if (known.at !== undefined || sameAs?.(known.definition) !== true) {
+        reportDuplicate(definition, known.at, given.source, report);
+      }
       return false;
     }
     defined.set(definition.id, { definition, at: report });

@@ -139,6 +139,23 @@ describe('createTestProject on the vm-network fixture', () => {
     expect(next.findings[0]?.file).toBe('<apply 1>');
   });
 
+  it('takes its RGD applied again as it was (a file, a directory, text) as no change', async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    await p.converge();
+    const rgd = await readFile(path.join(REPO, 'fixtures/kro-webapp/rgd.yaml'), 'utf8');
+    await p.apply(rgd);
+    await p.apply('fixtures/kro-webapp/rgd.yaml');
+    await p.apply(
+      'apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata: { name: cafe }\nspec: { name: cafe }\n',
+    );
+    await p.apply('fixtures/kro-webapp');
+    expectConverged(await p.converge());
+    await expectResource(p, 'Deployment', 'cafe', { spec: { replicas: 1 } });
+    // Changed, it is still another definition of the kind.
+    const changed = await thrown(() => p.apply(rgd.replace('default=nginx', 'default=httpd')));
+    expect(changed.message).toContain('error[duplicate-definition]');
+  });
+
   it('a missing resource of a type that has resources in other namespaces names them', async () => {
     const p = await project({ manifests: 'fixtures/kro-webapp' });
     await p.converge();

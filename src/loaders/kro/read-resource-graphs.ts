@@ -14,6 +14,7 @@ import {
   compileResourceGraph,
   isRgdDocument,
   readRgd,
+  resourceGraphOf,
   type ReadRgd,
 } from './resource-graph-definition.js';
 
@@ -31,14 +32,21 @@ export interface ResourceGraphDefinitions {
 export function readResourceGraphDefinitions(
   compiler: SchemaCompiler,
   options: { readonly celRules: () => CelRules; readonly kubernetesVersion?: string },
-  define: (definition: ResourceDefinition, report: DocumentReport) => boolean,
+  define: (
+    definition: ResourceDefinition,
+    report: DocumentReport,
+    sameAs?: (known: ResourceDefinition) => boolean,
+  ) => boolean,
 ): ResourceGraphDefinitions {
   const taken: { report: DocumentReport; header: ManifestHeader; rgd: ReadRgd | undefined }[] = [];
   return {
     take(value, header, report) {
       if (!isRgdDocument(value)) return false;
       let rgd = readRgd(value, header.id, report, compiler, options);
-      if (rgd !== undefined && !define(rgd.definition, report)) rgd = undefined;
+      const source = JSON.stringify(value);
+      const sameAs = (known: ResourceDefinition): boolean =>
+        JSON.stringify(resourceGraphOf(known)?.source) === source;
+      if (rgd !== undefined && !define(rgd.definition, report, sameAs)) rgd = undefined;
       taken.push({ report, header, rgd });
       return true;
     },
