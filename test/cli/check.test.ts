@@ -233,7 +233,8 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain(
       'error[unexpected-state]: staging/VMs.example.org/db-1 differs from the expectation',
     );
-    expect(r.stdout).toMatch(/VMs\.example\.org\.yaml:\d+:1: error\[unexpected-state\]/);
+    // At the field that differs: db-1's cpus.
+    expect(r.stdout).toMatch(/VMs\.example\.org\.yaml:23:9: error\[unexpected-state\]/);
     expect(r.stdout).toContain('-  cpus: 8');
     expect(r.stdout).toContain('+  cpus: 4');
     expect(r.stdout).toContain('expectations: 1 passed, 1 failed');
@@ -380,7 +381,7 @@ describe('cosi check', { timeout: 60_000 }, () => {
       expect(annotations.length).toBe(breakIt ? 1 : 0);
       if (breakIt)
         expect(annotations[0]).toMatch(
-          /^::error file=.+VMs\.example\.org\.yaml,line=\d+,col=1,title=expectations%3A unexpected-state::/,
+          /^::error file=.+VMs\.example\.org\.yaml,line=\d+,col=\d+,title=expectations%3A unexpected-state::/,
         );
       expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
         breakIt ? '5 passed, 1 failed' : '6 passed, 0 failed',

@@ -301,6 +301,28 @@ describe('cosi check --expect with Kubernetes kinds', { timeout: 40_000 }, () =>
     expect(r.stdout).not.toContain('unexpected-resource');
   });
 
+  it('a difference is reported at the first field that differs, or the nearest parent the golden has', async () => {
+    await update(dir);
+    const file = path.join(dir, 'VMs.example.org.yaml');
+    const golden = await readFile(file, 'utf8');
+    // web-1's image (line 12) differs; db-1's spec loses its image key: at its spec's fields (23).
+    await writeFile(
+      file,
+      golden.replace('  image: debian', '  image: alpine').replace('  image: postgres\n', ''),
+    );
+
+    const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir]);
+
+    const places = r.stdout
+      .split('\n')
+      .filter((l) => l.includes('error[unexpected-state]'))
+      .map((l) => l.split(': error')[0]);
+    expect(places).toEqual([
+      `${dir}/VMs.example.org.yaml:12:10`,
+      `${dir}/VMs.example.org.yaml:23:3`,
+    ]);
+  });
+
   it('a golden of a Kubernetes kind the state no longer has is a missing resource', async () => {
     await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir, '--update']);
     await writeFile(

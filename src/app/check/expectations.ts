@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { LineCounter, parseAllDocuments, stringify } from 'yaml';
+import { isNode, LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { deepEqual } from '../../engine/resource/plain-data.js';
 import type { ResourceGroup } from '../resource-query.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
@@ -24,6 +24,10 @@ interface ExpectedDocument {
   readonly file: string;
   readonly line: number;
   readonly col: number;
+  /** Where the node at a path of the document starts, or `undefined` when it has none there. */
+  readonly placeOf?: (
+    path: readonly (string | number)[],
+  ) => { line: number; col: number } | undefined;
 }
 
 const YAML_FILE = /\.ya?ml$/;
@@ -143,6 +147,8 @@ export async function compareExpectations(
     } else if (want && got && !deepEqual(want.value, got)) {
       findings.push({
         ...at(want),
+        // At the first field that differs (or the nearest of its parents the golden has).
+        ...firstDifferenceAt(want, got),
         code: 'unexpected-state',
         severity: 'error',
         message: `${key} differs from the expectation`,
@@ -287,6 +293,11 @@ async function readExpected(
         file,
         line: start.line,
         col: start.col,
+        placeOf: (at) => {
+          const node: unknown = doc.getIn(at, true);
+          const range = isNode(node) ? node.range : undefined;
+          return range ? lineCounter.linePos(range[0]) : undefined;
+        },
       });
     }
   }
@@ -381,6 +392,39 @@ function keyOf(
   const namespace =
     typeof md.namespace === 'string' ? md.namespace : (definition?.defaultNamespace ?? 'default');
   return `${namespace}/${type}/${md.name}`;
+}
+
+function firstDifferenceAt(
+  doc: ExpectedDocument,
+  got: unknown,
+): Partial<Pick<Finding<CheckCode>, 'line' | 'col'>> {
+  const path = firstDifference(doc.value, got);
+  for (let n = path.length; n > 0; n--) {
+    const place = doc.placeOf?.(path.slice(0, n));
+    if (place) return { line: place.line, col: place.col };
+  }
+  return {};
+}
+
+/** The path of the first value where two plain values differ (`[]`: at the top, or none). */
+function firstDifference(want: unknown, got: unknown): (string | number)[] {
+  if (deepEqual(want, got)) return [];
+  if (Array.isArray(want) && Array.isArray(got)) {
+    for (let i = 0; i < Math.max(want.length, got.length); i++) {
+      if (!deepEqual(want[i], got[i])) return [i, ...firstDifference(want[i], got[i])];
+    }
+    return [];
+  }
+  if (isRecord(want) && isRecord(got)) {
+    for (const key of [...Object.keys(want), ...Object.keys(got)]) {
+      if (!deepEqual(want[key], got[key])) return [key, ...firstDifference(want[key], got[key])];
+    }
+  }
+  return [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function at(doc: ExpectedDocument): Pick<Finding<CheckCode>, 'file' | 'line' | 'col' | 'pointer'> {
