@@ -289,6 +289,24 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('lists the findings there are beside a missing one whole, folded, not cut in the middle', async () => {
+    const file = await scenario(
+      'long-findings',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/kro-examples/webapp')}`,
+        'steps:',
+        '  - expect-findings: [{ code: rgd-waiting, message: nothing-like-this }]',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(code).toBe(1);
+    expect(stdout).toContain('but there is 1 other');
+    expect(stdout).not.toContain('characters cut');
+    // The advice at the end of the finding is there, on a folded line.
+    expect(stdout).toContain('with its status)');
+  });
+
   it('a missing resource in a namespace names those of its type in the other namespaces', async () => {
     const file = await scenario(
       'other-namespace',

@@ -294,8 +294,10 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       const findings = await project.findings();
       // Code first: a report cuts long lines in the middle.
       const listing = findings
-        .map(
-          (f) => `${f.severity}[${f.code}]: ${f.message}${f.file ? ` (${formatLocation(f)})` : ''}`,
+        .map((f) =>
+          wrapLine(
+            `${f.severity}[${f.code}]: ${f.message}${f.file ? ` (${formatLocation(f)})` : ''}`,
+          ),
         )
         .join('\n');
       return step.findings
@@ -484,6 +486,25 @@ function patchObject(
 }
 
 /** The pointer a reference names; a Kubernetes-shaped one by its kind and apiVersion. */
+/** Lines of a diff are cut past 160 characters: a long finding is folded at spaces instead. */
+const LISTED_LINE = 150;
+
+/** `text` folded at spaces into lines of at most {@link LISTED_LINE}, the later ones indented. */
+function wrapLine(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > LISTED_LINE) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 function pointerOf(project: TestProject, ref: ResourceRef): Pointer {
   if (ref.apiVersion !== undefined) {
     const definition = project.project.registry
