@@ -15,6 +15,7 @@ import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';
+import type { Resource } from '../engine/resource/resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { definitionResource } from './definition-resource.js';
@@ -160,6 +161,9 @@ export async function openProject(
     groupOf: (r) => r.source.file,
     keepApplied: options.applyOnce !== true,
     ...(options.applyConcurrency !== undefined ? { concurrency: options.applyConcurrency } : {}),
+    ...(record
+      ? { onUpdated: (r: Resource) => record.manifestUpdated(r.metadata, r.metadata.version) }
+      : {}),
   });
   try {
     await storeDefinitions(state, registry.all());

@@ -65,6 +65,10 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
       fields: [],
     });
   }
+  // The manifests applied again over it (a watch round's edit), at the place it has now.
+  for (const { version } of index.record.manifestUpdatesTo(pointer)) {
+    out.push({ version, by: { kind: 'manifest', ...(position ? { position } : {}) }, fields: [] });
+  }
   for (const { reconcile, write } of writes) {
     out.push({
       version: write.version,
@@ -79,7 +83,7 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
       fields: write.fields.map((field) => index.documentField(pointer, field)),
     });
   }
-  return out;
+  return out.sort((a, b) => a.version - b.version);
 }
 
 /**

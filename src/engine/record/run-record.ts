@@ -119,6 +119,9 @@ export interface RunRecordOptions {
 /** The default cap on recorded reconciles. */
 export const DEFAULT_MAX_RECONCILES = 50_000;
 
+/** How many manifest updates of one resource the record keeps: the newest. */
+const MANIFEST_UPDATES_KEPT = 16;
+
 /**
  * The record of a run: per reconcile, who ran, why, what it read and wrote, and how it ended.
  * Bounded: past `maxReconciles` the oldest are dropped and {@link RunRecord.truncated} is set, so
@@ -148,6 +151,11 @@ export class RunRecord implements RunRecorder {
   #observed: Map<string, Resource> | undefined;
   #seq = 0;
   #dropped = 0;
+  /**
+   * Pointer key -> the versions the manifests' applier wrote over a resource that was there (a
+   * watch round's edit), oldest first, the newest {@link MANIFEST_UPDATES_KEPT} of each.
+   */
+  readonly #manifestUpdates = new Map<string, { version: number; at: number }[]>();
   readonly #resourceAtFn = (pointer: Pointer, version: number): Resource | undefined =>
     this.#resourceAt(pointer, version);
 
@@ -185,6 +193,25 @@ export class RunRecord implements RunRecorder {
   writesTo(pointer: Pointer): { reconcile: RecordedReconcile; write: RecordedWrite }[] {
     this.#index();
     return [...(this.#writesByPointer?.get(pointerKey(pointer)) ?? [])];
+  }
+
+  /**
+   * Notes that the manifests were applied over `pointer` again, making `version` (an edit of its
+   * file). A first apply's creation is not noted: a resource from a manifest is its version 1.
+   */
+  manifestUpdated(pointer: Pointer, version: number): void {
+    const key = pointerKey(pointer);
+    let updates = this.#manifestUpdates.get(key);
+    if (updates === undefined) this.#manifestUpdates.set(key, (updates = []));
+    updates.push({ version, at: this.#now() });
+    if (updates.length > MANIFEST_UPDATES_KEPT) updates.shift();
+  }
+
+  /** The versions the manifests wrote over `pointer` after its first apply, oldest first. */
+  manifestUpdatesTo(
+    pointer: Pointer,
+  ): readonly { readonly version: number; readonly at: number }[] {
+    return this.#manifestUpdates.get(pointerKey(pointer)) ?? [];
   }
 
   start(

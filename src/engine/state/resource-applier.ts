@@ -37,6 +37,11 @@ export interface ResourceApplierOptions<T extends KeyedResource> {
    * of one; the result lists keep the order of the desired resources whatever it is.
    */
   readonly concurrency?: number;
+  /**
+   * Told of each resource an apply changed that was there before (a file edited), as written: a
+   * run's record keeps these versions beside the controllers' writes.
+   */
+  readonly onUpdated?: (written: Resource) => void;
 }
 
 /**
@@ -57,6 +62,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   readonly #groupOf: ((resource: T) => string) | undefined;
   readonly #keepApplied: boolean;
   readonly #concurrency: number;
+  readonly #onUpdated: ((written: Resource) => void) | undefined;
   /** With `keepApplied: false`: how many the one apply applied (`undefined` before it). */
   #appliedOnce: number | undefined;
   /** What was applied, by key, in the order it was given. */
@@ -78,6 +84,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
     }
     this.#concurrency = concurrency;
+    this.#onUpdated = options.onUpdated;
   }
 
   /** How many resources are applied. */
@@ -291,7 +298,9 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       },
       { expectedPhase: 'any' },
     );
-    return written.metadata.version === from ? 'unchanged' : 'updated';
+    if (written.metadata.version === from) return 'unchanged';
+    this.#onUpdated?.(written);
+    return 'updated';
   }
 
   /** Tears down (and destroys, when nothing holds it); whether it was still there. */
