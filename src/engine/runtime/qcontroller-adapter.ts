@@ -740,9 +740,7 @@ export class QControllerAdapter implements Adapter {
       return {
         kind: 'requeue',
         after: error.interval,
-        ...((error as { rateLimited?: unknown }).rateLimited === true
-          ? { rateLimited: true as const }
-          : {}),
+        ...(error.rateLimited === true ? { rateLimited: true as const } : {}),
       };
     }
     const failing = this.#failing.get(key);
