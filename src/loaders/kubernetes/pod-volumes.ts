@@ -75,7 +75,7 @@ export function volumeProblems(
     containers.forEach((container: unknown, i) => {
       if (!isPlainObject(container)) return;
       const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts : [];
-      const devices = deviceNamesAndPaths(container.volumeDevices);
+      const devices = namesAndPaths(container.volumeDevices, 'devicePath');
       const securityContext = container.securityContext;
       const privileged = isPlainObject(securityContext) && securityContext.privileged === true;
       const mountPaths = new Set<string>();
@@ -97,8 +97,11 @@ export function volumeProblems(
         );
       });
       // Go checks the devices after the mounts (`validateContainerCommon`).
-      deviceProblems(container.volumeDevices, volumes, mountNamesAndPaths(mounts), (path, k, m) =>
-        add([list, i, 'volumeDevices', ...path], k, m),
+      deviceProblems(
+        container.volumeDevices,
+        volumes,
+        namesAndPaths(mounts, 'mountPath'),
+        (path, k, m) => add([list, i, 'volumeDevices', ...path], k, m),
       );
     });
   }
@@ -174,29 +177,21 @@ function deviceProblems(
   });
 }
 
-/** The names and paths of a container's `volumeMounts`. */
-function mountNamesAndPaths(mounts: readonly unknown[]): {
-  names: Set<string>;
-  paths: Set<string>;
-} {
+/**
+ * The names and paths of a container's `volumeMounts` (`mountPath`) or `volumeDevices`
+ * (`devicePath`): what the other list must not repeat.
+ */
+function namesAndPaths(
+  list: unknown,
+  pathField: 'mountPath' | 'devicePath',
+): { names: Set<string>; paths: Set<string> } {
   const names = new Set<string>();
   const paths = new Set<string>();
-  for (const mount of mounts) {
-    if (!isPlainObject(mount)) continue;
-    if (typeof mount.name === 'string') names.add(mount.name);
-    if (typeof mount.mountPath === 'string') paths.add(mount.mountPath);
-  }
-  return { names, paths };
-}
-
-/** The names and device paths of a container's `volumeDevices`. */
-function deviceNamesAndPaths(devices: unknown): { names: Set<string>; paths: Set<string> } {
-  const names = new Set<string>();
-  const paths = new Set<string>();
-  for (const device of Array.isArray(devices) ? devices : []) {
-    if (!isPlainObject(device)) continue;
-    if (typeof device.name === 'string') names.add(device.name);
-    if (typeof device.devicePath === 'string') paths.add(device.devicePath);
+  for (const item of Array.isArray(list) ? list : []) {
+    if (!isPlainObject(item)) continue;
+    const at = item[pathField];
+    if (typeof item.name === 'string') names.add(item.name);
+    if (typeof at === 'string') paths.add(at);
   }
   return { names, paths };
 }
