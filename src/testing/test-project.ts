@@ -348,6 +348,7 @@ export class TestProject {
     }
     const { runtime } = this.project;
     await runtime.start();
+    runtime.resume();
     const target = this.#clock.now() + ms;
     await runtime.settle();
     for (;;) {
@@ -367,6 +368,7 @@ export class TestProject {
   async step(deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
     const { runtime } = this.project;
     await runtime.start();
+    runtime.resume();
     await runtime.settle();
     const next = this.#clock.nextTimerAt();
     if (next === undefined || next > deadline) return false;

@@ -370,6 +370,18 @@ describe('advance', () => {
     expect(p.project.runtime.status(POLLER)?.condition).not.toBe('failed');
   });
 
+  it('goes on after a convergence run its time bound ended: the requeues it left due still fire', async () => {
+    const p = await project({ config: pollerConfig, manifests: counters(1), timeout: 25_000 });
+    // Requeued every 10 s forever: the run ends at its bound, with the next requeue due.
+    const report = await p.converge();
+    expect(report.reason).toBe('max-time');
+    await expectResource(p, 'visits', 'c1', { count: 3 });
+    await p.advance('20s');
+    await expectResource(p, 'visits', 'c1', { count: 5 });
+    // A wait drives them too, one timer after another, up to its timeout.
+    await assertResource(p, 'visits', 'c1', { count: 8 }, { timeout: '30s' });
+  });
+
   it('a wait that ends before its timeout says whether a timer is left, and when it is due', async () => {
     const p = await project({ config: pollerConfig, manifests: counters(1) });
     await p.advance(0);

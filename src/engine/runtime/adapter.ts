@@ -44,6 +44,8 @@ export interface Adapter {
    * and picks up work that a paused run left waiting.
    */
   resumeProcessing(): void;
+  /** Picks up work that a paused run left waiting, and nothing else (time moved on, no new run). */
+  resumeWaiting(): void;
   /** A change of a resource that `input` (one of the controller's inputs) matches. */
   deliver(input: Input, event: ResourceEvent): void;
   report(): AdapterReport;

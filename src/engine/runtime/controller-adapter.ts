@@ -139,6 +139,9 @@ export class ControllerAdapter implements Adapter {
     this.#launch('restart');
   }
 
+  /** A pass's wakeup held by a paused run is in the scheduler's queue: resuming it runs it. */
+  resumeWaiting(): void {}
+
   report(): AdapterReport {
     return {
       kind: 'controller',

@@ -367,6 +367,11 @@ export class QControllerAdapter implements Adapter {
    */
   resumeProcessing(): void {
     this.#retryGivenUp();
+    this.resumeWaiting();
+  }
+
+  /** Re-arms the pump, which a paused run may have left with ready keys. */
+  resumeWaiting(): void {
     this.#schedulePump();
   }
 

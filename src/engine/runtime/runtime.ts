@@ -339,6 +339,18 @@ export class Runtime {
     return this.#adapters.get(name)?.metrics;
   }
 
+  /**
+   * Lets the controllers go on with what a convergence run that ended at a bound left waiting
+   * (its requeues held, as `converge` holds them for the next run), without starting a new run:
+   * what was given up stays given up, and no bound is set. For a caller that moves the clock
+   * itself (a test's `advance`) and expects the timers that fall due to be worked.
+   */
+  resume(): void {
+    if (!this.#started) return;
+    this.#scheduler.resume();
+    for (const adapter of this.#adapters.values()) adapter.resumeWaiting();
+  }
+
   /** Waits for the engine to have nothing runnable (without moving the clock). */
   async settle(): Promise<void> {
     await this.#settle(Number.POSITIVE_INFINITY);
