@@ -73,6 +73,8 @@ interface RenderedOutput {
   readonly nested: boolean;
   /** Where its observed status is given (`file:line:col`), if one is. */
   readonly observedAt?: string;
+  /** Its fields as rendered (`data`, `spec`, ...: the resource's spec). */
+  readonly fields: unknown;
 }
 
 /** The outputs of each instance's resources, by the labels kro puts on them. */
@@ -116,6 +118,7 @@ function renderedOutputs(
       pointer: formatPointer(resource.metadata),
       object: `${kind?.kubernetes?.kind ?? type} ${scoped ? id : `${namespace}/${id}`}`,
       nested: kind !== undefined && resourceGraphOf(kind) !== undefined,
+      fields: resource.spec,
       ...(observedAt === undefined ? {} : { observedAt }),
     };
     const list = byNode.get(key);
@@ -161,9 +164,17 @@ function waitingHint(
   }
   const advice: string[] = [];
   let unobserved = false;
+  let unwritten = 0;
   /** The objects to give an observed status of, as far as the waits name them. */
   const toObserve = new Set<string>();
-  for (const part of waiting.split('; ')) {
+  const parts = waiting.split('; ');
+  for (const part of parts) {
+    const miss = templateMiss(part, outputsOf);
+    if (miss !== undefined) {
+      unwritten++;
+      advice.push(miss);
+      continue;
+    }
     // A readyWhen reads its own resource: what that resource is tells what to do.
     const ready = /^([\w-]+)(?: \(([^)]*)\))?: readyWhen /.exec(part);
     const outputs = ready === null ? [] : outputsOf(ready[1] ?? '', ready[2]);
@@ -190,8 +201,77 @@ function waitingHint(
     );
   }
   // Given, or another RGD's to write, it is not what no controller writes.
-  const what = unobserved ? 'what no controller writes here' : 'its resources';
+  const what = unobserved
+    ? 'what no controller writes here'
+    : unwritten === parts.length
+      ? 'a field its own resources do not have'
+      : 'its resources';
   return `it waits on ${what}: ${waiting} (${advice.join('; ')})`;
+}
+
+/**
+ * A wait on a key that a resource of the RGD lacks outside its status (`base.data.on`, where the
+ * template wrote `data: { on: ... }` and YAML 1.1 made the key `true`): no cluster would report
+ * it, the template is what to look at. Names what the resource has where the key is missing.
+ */
+function templateMiss(
+  part: string,
+  outputsOf: (node: string, item: string | undefined) => RenderedOutput[],
+): string | undefined {
+  const missing = /\(no such key: ([^)]*)\)$/.exec(part)?.[1];
+  if (missing === undefined) return undefined;
+  for (const { node, path } of references(part)) {
+    if (path.length < 2 || path[0] === 'status' || path[0] === 'metadata') continue;
+    const [output] = outputsOf(node, undefined);
+    if (output === undefined) continue;
+    let at: unknown = output.fields;
+    let depth = 0;
+    while (depth < path.length && isRecord(at) && Object.hasOwn(at, path[depth] ?? '')) {
+      at = at[path[depth] ?? ''];
+      depth++;
+    }
+    if (depth === path.length || path[depth] !== missing || !isRecord(at)) continue;
+    const where = [node, ...path.slice(0, depth)].join('.');
+    const keys = Object.keys(at);
+    const has =
+      keys.length === 0
+        ? `${where} is empty`
+        : `${where} has ${keys.length === 1 ? 'the key' : 'the keys'} ${keys
+            .slice(0, 8)
+            .map((key) => JSON.stringify(key))
+            .join(', ')}${keys.length > 8 ? ', ...' : ''}`;
+    const boolean = YAML11_BOOLEANS.get(missing.toLowerCase());
+    const why =
+      boolean !== undefined && keys.includes(boolean)
+        ? `: the key ${missing} written unquoted is the boolean ${boolean} as kubectl reads it (YAML 1.1), quote it in the template`
+        : `: see the key in ${node}'s template`;
+    return `${[node, ...path].join('.')} is not in ${node} as its template renders it, and no cluster writes it: ${has}${why}`;
+  }
+  return undefined;
+}
+
+/** The words YAML 1.1 (kubectl's go-yaml) reads as booleans, and the key each becomes. */
+const YAML11_BOOLEANS = new Map([
+  ...['y', 'yes', 'on', 'true'].map((word): [string, string] => [word, 'true']),
+  ...['n', 'no', 'off', 'false'].map((word): [string, string] => [word, 'false']),
+]);
+
+/** The `id.field.field` references of an expression (`base.data["on"]` too), in order. */
+function references(text: string): { node: string; path: string[] }[] {
+  const found: { node: string; path: string[] }[] = [];
+  const reference =
+    /(?<![\w.\]])([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*|\s*\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])+)/g;
+  for (const match of text.matchAll(reference)) {
+    const path = [...(match[2] ?? '').matchAll(/[A-Za-z_]\w*|"([^"]*)"|'([^']*)'|\d+/g)].map(
+      (step) => step[1] ?? step[2] ?? step[0],
+    );
+    found.push({ node: match[1] ?? '', path });
+  }
+  return found;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

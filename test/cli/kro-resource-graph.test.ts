@@ -345,6 +345,58 @@ spec: { name: a }
     expect(warning).not.toContain('with a controller');
   });
 
+  it("says a wait on a key its own template lacks is the template's to fix, not a cluster's status, and names the keys there", async () => {
+    const rgd = (key: string, read: string) => `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec: { name: string }
+  resources:
+    - id: base
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-base' }
+        data: { ${key}: 'yes', size: '1' }
+    - id: flag
+      includeWhen:
+        - \${${read} == "yes"}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-flag' }
+---
+apiVersion: kro.run/v1alpha1
+kind: App
+metadata: { name: a }
+spec: { name: a }
+`;
+    // A YAML 1.1 boolean key: kubectl reads data: { on: ... } as the key "true".
+    const yaml11 = await cli([
+      'check',
+      '-f',
+      await tree({ 'app.yaml': rgd('on', 'base.data.on') }),
+    ]);
+    const warning = yaml11.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
+    expect(warning).toContain('it waits on a field its own resources do not have');
+    expect(warning).toContain(
+      'base.data.on is not in base as its template renders it, and no cluster writes it: base.data has the keys "true", "size": the key on written unquoted is the boolean true as kubectl reads it (YAML 1.1), quote it in the template',
+    );
+    expect(warning).not.toContain('give the status a cluster would report');
+    // A misspelt key, read with brackets.
+    const typo = await cli([
+      'check',
+      '-f',
+      await tree({ 'app.yaml': rgd('enabled', 'base.data["enable"]') }),
+    ]);
+    expect(typo.stdout).toContain(
+      'base.data.enable is not in base as its template renders it, and no cluster writes it: base.data has the keys "enabled", "size": see the key in base\'s template',
+    );
+  });
+
   it('says an instance with no spec, whose RGD requires a field of it, needs one: its defaults do not apply', async () => {
     const dir = await tree({
       'app.yaml': `apiVersion: kro.run/v1alpha1
