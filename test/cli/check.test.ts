@@ -231,7 +231,7 @@ describe('cosi check', { timeout: 60_000 }, () => {
     const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
-      'error[unexpected-state]: staging/VMs.example.org/db-1 differs from the expectation',
+      'error[unexpected-state]: VMs.example.org(staging/db-1) differs from the expectation',
     );
     // At the field that differs: db-1's cpus.
     expect(r.stdout).toMatch(/VMs\.example\.org\.yaml:23:9: error\[unexpected-state\]/);

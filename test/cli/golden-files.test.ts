@@ -295,7 +295,7 @@ describe('cosi check --expect with Kubernetes kinds', { timeout: 40_000 }, () =>
     const r = await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir]);
 
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('error[unexpected-state]: default/Deployments.apps/');
+    expect(r.stdout).toContain('error[unexpected-state]: Deployments.apps(default/blog)');
     expect(r.stdout).toContain('-          image: httpd');
     expect(r.stdout).not.toContain('invalid-expectation');
     expect(r.stdout).not.toContain('unexpected-resource');
@@ -333,7 +333,7 @@ describe('cosi check --expect with Kubernetes kinds', { timeout: 40_000 }, () =>
     const r = await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir]);
 
     expect(r.stdout).toContain(
-      'error[missing-resource]: expected default/Deployments.apps/gone, but the converged state has no such resource',
+      'error[missing-resource]: expected Deployments.apps(default/gone), but the converged state has no such resource',
     );
     expect(r.code).toBe(1);
   });

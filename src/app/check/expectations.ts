@@ -134,13 +134,13 @@ export async function compareExpectations(
         ...at(want),
         code: 'missing-resource',
         severity: 'error',
-        message: `expected ${key}, but the converged state has no such resource`,
+        message: `expected ${pointerOfKey(key)}, but the converged state has no such resource`,
       });
     } else if (!want && got) {
       findings.push({
         code: 'unexpected-resource',
         severity: 'error',
-        message: `the converged state has ${key}, which the expectations do not list`,
+        message: `the converged state has ${pointerOfKey(key)}, which the expectations do not list`,
         ...goldenOf(typeOfKey(key)),
         pointer: '',
       });
@@ -151,7 +151,7 @@ export async function compareExpectations(
         ...firstDifferenceAt(want, got),
         code: 'unexpected-state',
         severity: 'error',
-        message: `${key} differs from the expectation`,
+        message: `${pointerOfKey(key)} differs from the expectation`,
         diff: unifiedDiff(want.file, want.value, got),
       });
     }
@@ -345,6 +345,12 @@ function goldenFiles(
       ? { file: doc.file, line: doc.line, col: doc.col }
       : { file: path.join(displayDir, `${type}.yaml`), line: 0, col: 0 };
   };
+}
+
+/** A `namespace/type/id` key as cosi names a resource everywhere else: `type(namespace/id)`. */
+function pointerOfKey(key: string): string {
+  const [namespace = '', type = '', ...id] = key.split('/');
+  return `${type}(${namespace}/${id.join('/')})`;
 }
 
 /** The type of a `namespace/type/id` key (a type has no slash; an id may). */
