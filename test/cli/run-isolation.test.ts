@@ -350,7 +350,7 @@ describe("cosi run (in memory): what the project's code prints", () => {
       `console.log('config loaded');
 ${reconciling(
   'Chatty',
-  "console.log('reconciling', 'multi\\nline'); console.error('printed', new Error('printed error')); console.warn('careful'); process.stdout.write('raw '); process.stdout.write('write\\n'); process.stderr.write('no line end'); await new Promise((r) => setTimeout(r, 1)); console.info('later');",
+  "console.log('reconciling', 'multi\\nline'); console.error('printed', new Error('printed error')); console.warn('careful'); process.stderr.write('half'); console.warn('warned'); process.stdout.write('raw '); process.stdout.write('write\\n'); process.stderr.write('no line end'); await new Promise((r) => setTimeout(r, 1)); console.info('later');",
 )}`,
     );
     await entry(p, { msg: 'later' });
@@ -379,6 +379,9 @@ ${reconciling(
         output: 'stderr',
       },
       { level: 'warn', msg: 'careful', ...at, output: 'stderr' },
+      // A stderr write without a line end is its own record, not the start of console.warn's.
+      { level: 'error', msg: 'half', ...at, output: 'stderr' },
+      { level: 'warn', msg: 'warned', ...at, output: 'stderr' },
       { level: 'info', msg: 'raw write', ...at, output: 'stdout' },
       // Without a line end: logged at the end of the turn, or before what another stream prints.
       { level: 'error', msg: 'no line end', ...at, output: 'stderr' },

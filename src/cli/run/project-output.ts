@@ -15,8 +15,8 @@ export interface ProjectOutput {
  * a stack trace, kept whole in it), `info` for stdout, `warn` for `console.warn`, `error` for
  * `console.error` and the rest of stderr, with the controller and the resource the project's
  * code was running for when it printed, when cosi knows it (`site`), and `output` naming the
- * stream. A write without a line end is joined to the next, or logged at {@link
- * ProjectOutput.flush}.
+ * stream. A write without a line end is joined to the next of its stream and level, or logged
+ * at {@link ProjectOutput.flush}.
  */
 export function captureProjectOutput(
   onRecord: (record: LogRecord) => void,
@@ -74,6 +74,9 @@ export function captureProjectOutput(
   }
   const warn = console.warn.bind(console);
   console.warn = (...args: unknown[]) => {
+    // What stderr had without a line end was written at another level: a record of its own.
+    const stderr = streams[1];
+    if (stderr !== undefined && stderr.pending !== '') flushEntry(stderr);
     stderrLevel = 'warn';
     try {
       warn(...args);
