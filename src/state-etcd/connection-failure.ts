@@ -8,6 +8,8 @@ export interface ConnectionFailure {
   readonly reason: string;
   /** What to check, said after the reason. */
   readonly advice: string;
+  /** The connection opened and no answer came: etcd was reached, and said nothing. */
+  readonly silent?: boolean;
 }
 
 const CHECK_ETCD = 'check that etcd runs there and the --state URL';

@@ -29,6 +29,7 @@ import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './l
 import { DecodedCache } from './decoded-cache.js';
 import { describeConnectionFailure, type ConnectionFailure } from './connection-failure.js';
 import { FAULT_HANDLING } from './fault-handling.js';
+import { acceptsConnections, SILENT_MEMBER } from './silent-endpoint.js';
 import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
@@ -460,7 +461,13 @@ export class EtcdCore implements StateCore {
         );
         return;
       } catch (error) {
-        if (error instanceof EtcdUnreachableError) throw error;
+        if (error instanceof EtcdUnreachableError) {
+          // No answer at all: a member that took the connection is there and silent.
+          if (error.failure === undefined && (await acceptsConnections(endpoints, 1_000))) {
+            throw new EtcdUnreachableError(endpoints, timeout, SILENT_MEMBER, timeoutFlag, true);
+          }
+          throw error;
+        }
         const failure = describeConnectionFailure(error);
         const retry =
           options.wait === true &&

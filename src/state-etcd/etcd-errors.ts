@@ -29,7 +29,8 @@ export class EtcdTimeoutError extends Error {
 
 /**
  * etcd could not be reached by a first request: nothing listens there, the host does not
- * resolve, what answers does not speak etcd, or no answer came within the timeout. Said in one
+ * resolve, what answers does not speak etcd, or no answer came within the timeout (to a
+ * connection that opened, or to none). Said in one
  * plain line naming the endpoint and what to check; the client's own (gRPC) text is never shown.
  */
 export class EtcdUnreachableError extends Error {
@@ -50,9 +51,11 @@ export class EtcdUnreachableError extends Error {
     super(
       failure === undefined
         ? `cannot reach etcd at ${where} ${within}: check that etcd runs there and the --state URL, or raise ${timeoutFlag}`
-        : waited
-          ? `cannot reach etcd at ${where} ${within}: ${failure.reason}: ${failure.advice}, or raise ${timeoutFlag}`
-          : `cannot reach etcd at ${where}: ${failure.reason}: ${failure.advice}`,
+        : failure.silent === true
+          ? `etcd at ${where} did not answer ${within}: ${failure.reason}: ${failure.advice}, or raise ${timeoutFlag}`
+          : waited
+            ? `cannot reach etcd at ${where} ${within}: ${failure.reason}: ${failure.advice}, or raise ${timeoutFlag}`
+            : `cannot reach etcd at ${where}: ${failure.reason}: ${failure.advice}`,
     );
     this.name = 'EtcdUnreachableError';
   }

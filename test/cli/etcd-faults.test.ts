@@ -49,7 +49,7 @@ describe('an etcd endpoint that never answers', () => {
     // Node's start and loading gRPC come on top of the 1 s: bounded, not exact.
     expect(await exitWithin(p, 15_000)).toBe(2);
     expect(p.stderr()).toBe(
-      `cosi: cannot reach etcd at ${silent.address} within 1s (--request-timeout): check that etcd runs there and the --state URL, or raise --request-timeout\n`,
+      `cosi: etcd at ${silent.address} did not answer within 1s (--request-timeout): the connection opened, so something listens there (a member stopped or overloaded?): check that etcd is healthy (etcdctl endpoint health), or raise --request-timeout\n`,
     );
   }, 30_000);
 
@@ -103,7 +103,7 @@ describe('an etcd endpoint that never answers', () => {
     expect(await exitWithin(p, 20_000)).toBe(2);
     expect(p.stderr().trimEnd().split('\n')).toEqual([
       expect.stringMatching(
-        /^\S+Z ERROR cannot reach etcd at [\d.:]+ within 1s \(--connect-timeout\): check that etcd runs there and the --state URL, or raise --connect-timeout code=etcd-unreachable$/,
+        /^\S+Z ERROR etcd at [\d.:]+ did not answer within 1s \(--connect-timeout\): the connection opened, so something listens there \(a member stopped or overloaded\?\): check that etcd is healthy \(etcdctl endpoint health\), or raise --connect-timeout code=etcd-unreachable$/,
       ),
     ]);
   }, 30_000);

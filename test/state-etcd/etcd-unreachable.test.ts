@@ -46,12 +46,12 @@ describe('an etcd that cannot be reached is said in one plain line', () => {
     );
   }, 30_000);
 
-  it('a server that accepts and never answers: the timeout and the flag to raise', async () => {
+  it('a server that accepts and never answers: did not answer, the timeout and the flag to raise, not cannot reach', async () => {
     const started = performance.now();
     const error = await probeError(silent.endpoint, 500, '--request-timeout');
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(error.message).toBe(
-      `cannot reach etcd at ${silent.address} within 0.5s (--request-timeout): check that etcd runs there and the --state URL, or raise --request-timeout`,
+      `etcd at ${silent.address} did not answer within 0.5s (--request-timeout): the connection opened, so something listens there (a member stopped or overloaded?): check that etcd is healthy (etcdctl endpoint health), or raise --request-timeout`,
     );
   }, 30_000);
 
