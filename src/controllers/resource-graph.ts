@@ -14,6 +14,7 @@
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
 import { deepClone } from '../engine/resource/plain-data.js';
+import { requeueAfter } from '../engine/errors.js';
 import type {
   AnyController,
   Input,
@@ -301,6 +302,10 @@ export function createResourceGraphController(
       const outputs: Outputs = { index, instance: key, written };
       let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
+        // kro holds each instance it manages until what it rendered is gone.
+        if (!instance.metadata.finalizers.includes(INSTANCE_FINALIZER)) {
+          await rt.addFinalizer(instance.metadata, INSTANCE_FINALIZER);
+        }
         const generation = generationOf(generations, key, instance);
         left = await renderInstance(rt, graph, instance, generation, problems, outputs, {
           namespaces,
@@ -308,6 +313,9 @@ export function createResourceGraphController(
         });
       } else generations.delete(key);
       await removeUnwritten(rt, outputs);
+      if (instance !== undefined && instance.metadata.phase === 'tearingDown') {
+        await releaseInstance(rt, instance, outputs);
+      }
       if (problems.length > 0) throw new Error(problems.join('; '));
       if (pure && left !== undefined) settled.set(key, left);
     },
@@ -343,6 +351,29 @@ function describeOutput(
     instance: `${namespace}/${instance}`,
     output: { pointer: toPointer(resource.metadata), node, unowned },
   };
+}
+
+/**
+ * The finalizer kro puts on each instance it manages: a deleted instance stays until its
+ * resources are gone.
+ */
+export const INSTANCE_FINALIZER = 'kro.run/finalizer';
+
+/** How long (simulated ms) an instance torn down waits, between looks, for a resource held. */
+const HELD_RESOURCE_RETRY_MS = 1_000;
+
+/**
+ * An instance torn down is let go (its finalizer removed) once nothing it rendered is left; a
+ * resource another controller's finalizer holds keeps it, and it looks again later.
+ */
+async function releaseInstance(
+  rt: QRuntime,
+  instance: Resource<Spec>,
+  outputs: Outputs,
+): Promise<void> {
+  if (!instance.metadata.finalizers.includes(INSTANCE_FINALIZER)) return;
+  if (outputs.index.of(outputs.instance).length > 0) throw requeueAfter(HELD_RESOURCE_RETRY_MS);
+  await rt.removeFinalizer(instance.metadata, INSTANCE_FINALIZER);
 }
 
 /** Destroys what this controller produced for the instance and did not write this time. */

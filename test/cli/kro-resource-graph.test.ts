@@ -1379,9 +1379,9 @@ spec:
     // The instance's status: the status expression's line; state and conditions are kro's own.
     // Named as the Kubernetes document has them (the instance's `status`, not cosi's spec's).
     expect(await field('webapp/shop', '/status')).toEqual([
-      '  /status/conditions      v2 ResourceGraph(webapp.kro.run) reconcile #2',
-      '  /status/deploymentName  v2 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
-      '  /status/state           v2 ResourceGraph(webapp.kro.run) reconcile #2',
+      '  /status/conditions      v3 ResourceGraph(webapp.kro.run) reconcile #2',
+      '  /status/deploymentName  v3 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
+      '  /status/state           v3 ResourceGraph(webapp.kro.run) reconcile #2',
     ]);
     const json = await cli([
       'explain',

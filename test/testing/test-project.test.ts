@@ -86,6 +86,31 @@ describe('createTestProject on the vm-network fixture', () => {
     await expectResource(p, 'HostStatus', 'node-a', { allocated: 2, vms: ['web-1'] });
   });
 
+  it("holds a kro instance with kro's finalizer until what it rendered is gone, as kro does", async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    expectConverged(await p.converge());
+    expect((await p.get('webapp', 'blog'))?.metadata.finalizers).toEqual(['kro.run/finalizer']);
+    // Another party holds the blog's Deployment: the instance waits for it.
+    const { state } = p.project;
+    const deployment = p.pointer('deploy', 'blog');
+    await state.addFinalizer(deployment, 'example.com/hold');
+    await p.destroy('webapp', 'blog');
+    await p.converge();
+    expect((await p.get('webapp', 'blog'))?.metadata).toMatchObject({
+      phase: 'tearingDown',
+      finalizers: ['kro.run/finalizer'],
+    });
+    await expectNoResource(p, 'svc', 'blog-svc');
+    expect((await p.get('deploy', 'blog'))?.metadata.phase).toBe('tearingDown');
+    // Let go: the Deployment goes, then the instance is released and destroyed.
+    await state.removeFinalizer(deployment, 'example.com/hold');
+    await p.advance('2s');
+    await p.converge();
+    await expectNoResource(p, 'deploy', 'blog');
+    await expectNoResource(p, 'webapp', 'blog');
+    expect((await p.get('deploy', 'shop'))?.metadata.phase).toBe('running');
+  });
+
   it('fails an absence check on a type or a namespace the project never had, naming the nearest', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     await p.converge();
