@@ -289,6 +289,35 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('takes TYPE/ID references as kubectl writes them, in destroy and expect-absent', async () => {
+    const file = await scenario(
+      'slash-refs',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - destroy: vm/web-2',
+        '  - expect-absent: [NetworkConfig/web-2, vm/web-2]',
+        '  - expect-absent: vm/web-1',
+        '',
+      ].join('\n'),
+    );
+    const bare = await scenario(
+      'bare-id',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - destroy: web-2',
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await cli(['test', file, bare], { cwd: dir });
+    expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'bare-id.cosi-test.yaml:3:14: error[invalid-scenario]: expected a resource reference: TYPE/ID or { type, id }',
+      'slash-refs.cosi-test.yaml:5:20: error[unexpected-resource]: expected VMs.example.org(default/web-1) not to exist, but it does (version 3, owner the manifests, phase running, finalizers vmnet.NetworkConfigController, PlacementController)',
+    ]);
+    expect(stdout).toContain('2 passed, 2 failed');
+  });
+
   it('lists the findings there are beside a missing one whole, folded, not cut in the middle', async () => {
     const file = await scenario(
       'long-findings',

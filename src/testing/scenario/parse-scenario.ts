@@ -288,7 +288,7 @@ class StepParser {
     };
   }
 
-  /** One reference or a list of them: `{ type, id | ids, namespace? }`. */
+  /** One reference or a list of them: `{ type, id | ids, namespace? }` or `TYPE/ID`. */
   refs(node: Node | undefined): ResourceRef[] {
     const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
     const refs: ResourceRef[] = [];
@@ -321,13 +321,26 @@ class StepParser {
       const ref = this.ref(item);
       if (ref) refs.push(ref);
     }
-    if (items.length === 0) this.problem(node, 'expected a resource reference: { type, id }');
+    if (items.length === 0) {
+      this.problem(node, 'expected a resource reference: TYPE/ID or { type, id }');
+    }
     return refs;
   }
 
+  /** `{ type, id, namespace? }`, or `TYPE/ID` as kubectl writes it (`deploy/web`). */
   ref(node: Node | undefined): ResourceRef | undefined {
+    if (isScalar(node) && typeof node.value === 'string') {
+      const slash = node.value.indexOf('/');
+      if (slash > 0 && slash < node.value.length - 1) {
+        return {
+          at: this.placeOf(node),
+          type: node.value.slice(0, slash),
+          id: node.value.slice(slash + 1),
+        };
+      }
+    }
     if (!isMap(node)) {
-      this.problem(node, 'expected a resource reference: { type, id }');
+      this.problem(node, 'expected a resource reference: TYPE/ID or { type, id }');
       return undefined;
     }
     const type = this.string(node, 'type');
