@@ -318,6 +318,22 @@ describe('cosi test, on scenarios written here', () => {
     expect(stdout).toContain('2 passed, 2 failed');
   });
 
+  it('says a scenario that names no manifests, in a directory without a config, loads none', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'cosi-test-empty-'));
+    try {
+      await writeFile(
+        path.join(empty, 'e.cosi-test.yaml'),
+        'steps:\n  - expect: { apiVersion: kro.run/v1alpha1, kind: WebApp, metadata: { name: blog } }\n',
+      );
+      const { stdout } = await cli(['test', 'e.cosi-test.yaml'], { cwd: empty });
+      expect(stdout).toContain(
+        'e.cosi-test.yaml:2:5: error[invalid-scenario]: the step cannot be carried out: resource type "WebApp" is not registered (the scenario loads no manifests: name them with `manifests:`, or in the config)',
+      );
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('lists the findings there are beside a missing one whole, folded, not cut in the middle', async () => {
     const file = await scenario(
       'long-findings',

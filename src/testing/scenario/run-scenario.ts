@@ -77,6 +77,8 @@ export async function runScenario(
   options: RunScenarioOptions,
 ): Promise<ScenarioOutcome> {
   let project: TestProject;
+  /** Neither the scenario nor a config names manifests: the project starts empty. */
+  let empty = false;
   options.onStep?.(-1);
   try {
     const config = await scenarioConfig(scenario, options);
@@ -84,6 +86,7 @@ export async function runScenario(
     // ignore patterns, definition files, schema locations and Kubernetes version (the scenario's wins).
     const given: ReadProjectOptions = { files: scenario.manifests ?? [], cwd: options.cwd };
     const context = withConfigManifests(given, config);
+    empty = context.files.length === 0;
     const kubernetesVersion = scenario.kubernetesVersion ?? config?.config.kubernetesVersion;
     project = await startTestProject(
       {
@@ -118,8 +121,17 @@ export async function runScenario(
             return [failureAt('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`)];
           }
           broken = true;
+          // A type unknown to a project that loaded nothing: what was meant to define it is missing.
+          const hint =
+            empty && problem.includes('is not registered')
+              ? ' (the scenario loads no manifests: name them with `manifests:`, or in the config)'
+              : '';
           return [
-            failureAt('invalid-scenario', step.at, `the step cannot be carried out: ${problem}`),
+            failureAt(
+              'invalid-scenario',
+              step.at,
+              `the step cannot be carried out: ${problem}${hint}`,
+            ),
           ];
         },
       );
