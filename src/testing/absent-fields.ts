@@ -16,8 +16,10 @@ function collect(actual: unknown, expected: unknown, at: string, clauses: string
   const absent = Object.keys(expected).filter((key) => !Object.hasOwn(actual, key));
   if (absent.length > 0) {
     const has = Object.keys(actual);
+    // chainsaw's and Kyverno's `(expression)` keys: what an assert file ported as it is holds.
+    const expressions = absent.filter((key) => /^\(.*\)$/s.test(key));
     clauses.push(
-      `${at === '' ? 'it' : at} has no ${absent.map((k) => JSON.stringify(k)).join(', ')} (its fields: ${has.length === 0 ? 'none' : has.join(', ')})`,
+      `${at === '' ? 'it' : at} has no ${absent.map((k) => JSON.stringify(k)).join(', ')} (its fields: ${has.length === 0 ? 'none' : has.join(', ')})${expressions.length > 0 ? `; ${expressions.map((k) => JSON.stringify(k)).join(', ')} is a chainsaw expression key, which a partial match does not evaluate: write the fields it selects as they are` : ''}`,
     );
   }
   for (const [key, value] of Object.entries(expected)) {

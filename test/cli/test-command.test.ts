@@ -334,6 +334,44 @@ describe('cosi test, on scenarios written here', () => {
     }
   });
 
+  it('takes an assert file as expect: its documents matched, a failure placed in that file', async () => {
+    await writeFile(
+      path.join(dir, 'assert-vms.yaml'),
+      [
+        'metadata: { type: NetworkConfig, id: web-1 }',
+        'spec: { bridge: br-debian }',
+        '---',
+        'metadata: { type: NetworkConfig, id: web-2 }',
+        'spec: { bridge: br-nope }',
+        '',
+      ].join('\n'),
+    );
+    const file = await scenario(
+      'assert-file',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: assert-vms.yaml',
+        '',
+      ].join('\n'),
+    );
+    const missing = await scenario(
+      'assert-missing',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: [no-such-assert.yaml]',
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await cli(['test', file, missing], { cwd: dir });
+    expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'assert-vms.yaml:4:1: error[unexpected-state]: NetworkConfigs.example.org(default/web-2) differs from the expected document',
+      'assert-missing.cosi-test.yaml:3:14: error[invalid-scenario]: `expect`: no-such-assert.yaml does not exist (a path is relative to the scenario)',
+    ]);
+    expect(stdout).toContain('-  bridge: br-nope');
+  });
+
   it('lists the findings there are beside a missing one whole, folded, not cut in the middle', async () => {
     const file = await scenario(
       'long-findings',
@@ -504,7 +542,7 @@ describe('cosi test, on scenarios written here', () => {
       'checks-nothing.cosi-test.yaml:2:8: error[invalid-scenario]: `steps` is empty: a scenario needs at least one step',
       'checks-nothing.cosi-test.yaml:6:37: error[invalid-scenario]: `ids` is empty: name at least one id',
       'checks-nothing.cosi-test.yaml:10:22: error[invalid-scenario]: `expect-findings` is empty: name at least one finding (a code, or { code, message?, file?, severity? }); each must be among the findings',
-      'checks-nothing.cosi-test.yaml:14:13: error[invalid-scenario]: `expect` takes documents written in the scenario, not a path ("deployment-assert.yaml"): write the expected document here, each one naming its resource',
+      'checks-nothing.cosi-test.yaml:14:13: error[invalid-scenario]: `expect`: deployment-assert.yaml does not exist (a path is relative to the scenario)',
     ]);
     expect(code).toBe(2);
     const tap = await cli(['test', file, '-o', 'tap'], { cwd: dir });

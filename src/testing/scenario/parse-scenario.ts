@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   isMap,
@@ -81,7 +82,9 @@ export function parseScenarioFile(
       });
     }
     if (doc.errors.length > 0 || doc.contents === null) continue;
-    const parser = new StepParser(text, dir, placeOf, problem);
+    const parser = new StepParser(text, dir, placeOf, problem, (at, message) =>
+      problems.push({ at, message }),
+    );
     const scenario = parser.scenario(doc.contents, path.basename(file));
     if (scenario) scenarios.push(scenario);
   }
@@ -91,12 +94,48 @@ export function parseScenarioFile(
   return { scenarios: problems.length === 0 ? scenarios : [], problems };
 }
 
+/** One expected document, or a problem when it names no resource. */
+function expectedDocument(
+  item: Node,
+  placeOf: (node: Node | null | undefined) => Place,
+  problem: (node: Node | null | undefined, message: string) => void,
+): ExpectedDocument | undefined {
+  const document = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
+  const metadata = isRecord(document?.metadata) ? document.metadata : {};
+  const kind = typeof document?.kind === 'string' ? document.kind : undefined;
+  const type = kind ?? (typeof metadata.type === 'string' ? metadata.type : undefined);
+  const id = kind !== undefined ? metadata.name : metadata.id;
+  if (document === undefined || type === undefined || typeof id !== 'string') {
+    problem(
+      item,
+      'an expected document names its resource: metadata.type and metadata.id, or kind and metadata.name',
+    );
+    return undefined;
+  }
+  const at = placeOf(item);
+  return {
+    at,
+    ref: {
+      at,
+      type,
+      ...(kind !== undefined && typeof document.apiVersion === 'string'
+        ? { apiVersion: document.apiVersion }
+        : {}),
+      id,
+      ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}),
+    },
+    document,
+  };
+}
+
 class StepParser {
   constructor(
     readonly text: string,
     readonly dir: string,
     readonly placeOf: (node: Node | null | undefined) => Place,
     readonly problem: (node: Node | null | undefined, message: string) => void,
+    /** A problem in another file than the scenario (one an `expect` names). */
+    readonly problemAt: (at: Place, message: string) => void,
   ) {}
 
   scenario(node: Node, fallbackName: string): Scenario | undefined {
@@ -353,40 +392,65 @@ class StepParser {
     return { at: this.placeOf(node), type, id, ...(namespace !== undefined ? { namespace } : {}) };
   }
 
-  /** `expect`: a document or a list; cosi-shaped (`metadata.type`) or Kubernetes-shaped (`kind`). */
+  /**
+   * `expect`: a document or a list; cosi-shaped (`metadata.type`) or Kubernetes-shaped (`kind`).
+   * A path (relative to the scenario) stands for the documents of that file, as chainsaw's and
+   * kro's e2e `assert` files hold them.
+   */
   expected(node: Node | undefined): ExpectedDocument[] {
     const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
     if (items.length === 0) this.problem(node, '`expect` takes a document or a list of them');
     const documents: ExpectedDocument[] = [];
     for (const item of items) {
-      const document = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
-      const metadata = isRecord(document?.metadata) ? document.metadata : {};
-      const kind = typeof document?.kind === 'string' ? document.kind : undefined;
-      const type = kind ?? (typeof metadata.type === 'string' ? metadata.type : undefined);
-      const id = kind !== undefined ? metadata.name : metadata.id;
-      if (document === undefined || type === undefined || typeof id !== 'string') {
-        this.problem(
-          item,
-          isScalar(item) && typeof item.value === 'string'
-            ? `\`expect\` takes documents written in the scenario, not a path (${JSON.stringify(item.value)}): write the expected document here, each one naming its resource`
-            : 'an expected document names its resource: metadata.type and metadata.id, or kind and metadata.name',
-        );
+      if (isScalar(item) && typeof item.value === 'string' && item.value !== '') {
+        documents.push(...this.expectedFile(item, item.value));
         continue;
       }
-      const at = this.placeOf(item);
-      documents.push({
-        at,
-        ref: {
-          at,
-          type,
-          ...(kind !== undefined && typeof document.apiVersion === 'string'
-            ? { apiVersion: document.apiVersion }
-            : {}),
-          id,
-          ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}),
-        },
-        document,
-      });
+      const expected = expectedDocument(item, this.placeOf, this.problem);
+      if (expected) documents.push(expected);
+    }
+    return documents;
+  }
+
+  /** The expected documents of a file an `expect` names, each placed in that file. */
+  expectedFile(item: Node, relative: string): ExpectedDocument[] {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(this.dir, relative), 'utf8');
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      this.problem(
+        item,
+        code === 'ENOENT'
+          ? `\`expect\`: ${relative} does not exist (a path is relative to the scenario)`
+          : `\`expect\`: ${relative} cannot be read (${String(code ?? error)})`,
+      );
+      return [];
+    }
+    const file = path.join(path.dirname(this.placeOf(item).file), relative);
+    const lineCounter = new LineCounter();
+    const placeOf = (node: Node | null | undefined): Place => {
+      const { line, col } = lineCounter.linePos(node?.range?.[0] ?? 0);
+      return { file, line, col };
+    };
+    const documents: ExpectedDocument[] = [];
+    let problems = 0;
+    const problem = (node: Node | null | undefined, message: string): void => {
+      problems++;
+      this.problemAt(placeOf(node), message);
+    };
+    for (const doc of parseAllDocuments(text, { lineCounter, prettyErrors: false })) {
+      for (const error of doc.errors) {
+        const { line, col } = lineCounter.linePos(error.pos[0]);
+        problems++;
+        this.problemAt({ file, line, col }, `YAML: ${error.message.split('\n')[0] ?? ''}`);
+      }
+      if (doc.errors.length > 0 || doc.contents === null) continue;
+      const expected = expectedDocument(doc.contents, placeOf, problem);
+      if (expected) documents.push(expected);
+    }
+    if (documents.length === 0 && problems === 0) {
+      this.problem(item, `\`expect\`: ${relative} holds no document`);
     }
     return documents;
   }
