@@ -52,12 +52,16 @@ export function newPredicateFuncs<O extends ObjectLike = ObjectLike>(
 const specOf = (object: ObjectLike): unknown => (object as { spec?: unknown }).spec;
 
 /**
- * Passes updates whose spec changed (deeply), the analogue of `GenerationChangedPredicate`:
- * writes that touch only metadata are dropped. Creates, deletes and generic events pass. On a
- * metadata-only watch there is no spec, so every update is dropped.
+ * Passes updates whose spec changed (deeply) or whose phase changed, the analogue of
+ * `GenerationChangedPredicate`: writes that touch only other metadata are dropped. The start of a
+ * teardown passes, as the API server bumps the generation when it sets `deletionTimestamp`
+ * (`rest.BeforeDelete`), so a controller that holds a finalizer sees it. Creates, deletes and
+ * generic events pass. On a metadata-only watch there is no spec, so only a phase change passes.
  */
 export const specChanged: Predicate = predicateFuncs({
-  update: (e) => !deepEqual(specOf(e.objectOld), specOf(e.objectNew)),
+  update: (e) =>
+    e.objectOld.metadata.phase !== e.objectNew.metadata.phase ||
+    !deepEqual(specOf(e.objectOld), specOf(e.objectNew)),
 });
 
 /** Passes updates whose labels changed. Creates, deletes and generic events pass. */

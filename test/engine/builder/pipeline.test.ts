@@ -99,6 +99,28 @@ describe('predicates before handlers', () => {
     expect(r.ids()).toEqual(['web']);
   });
 
+  it('with specChanged, a finalizer holder sees the teardown and releases it', async () => {
+    h = createHarness();
+    await h.state.create(VM.create('web'));
+    const phases: string[] = [];
+    await controllerManagedBy(h.runtime)
+      .for(VM, { predicates: [specChanged] })
+      .complete(async ({ client }, request) => {
+        const pointer = VM.pointer(request.id, request.namespace);
+        const vm = await client.find(pointer);
+        if (!vm) return undefined;
+        phases.push(vm.metadata.phase);
+        if (vm.metadata.phase === 'tearingDown') await client.removeFinalizer(pointer, 'vm');
+        else await client.addFinalizer(pointer, 'vm');
+        return undefined;
+      });
+    await h.runtime.converge();
+    expect(await h.state.teardown(VM.pointer('web'))).toBe(false);
+    await h.runtime.converge();
+    expect(phases).toContain('tearingDown');
+    expect((await h.state.get(VM.pointer('web'))).metadata.finalizers).toEqual([]);
+  });
+
   it("applies a watch's own predicates to that watch only", async () => {
     h = createHarness();
     const r = recorder(h);

@@ -92,6 +92,19 @@ describe('specChanged', () => {
     expect(specChanged.update(e)).toBe(false);
   });
 
+  it('passes the start of a teardown, as the API server bumps the generation for it', () => {
+    const old = stored();
+    const tearingDown = changed(old, (d) => {
+      d.metadata.phase = 'tearingDown';
+    });
+    expect(specChanged.update({ objectOld: old, objectNew: tearingDown })).toBe(true);
+    const e = {
+      objectOld: toPartialObjectMetadata(old),
+      objectNew: toPartialObjectMetadata(tearingDown),
+    };
+    expect(specChanged.update(e)).toBe(true);
+  });
+
   it('passes creates and deletes', () => {
     expect(specChanged.create({ object: stored() })).toBe(true);
     expect(specChanged.delete({ object: stored() })).toBe(true);
