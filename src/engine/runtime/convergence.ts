@@ -33,7 +33,8 @@ export const DEFAULT_CONVERGE_OPTIONS = {
  * Why a convergence run ended. `quiescent`: nothing left to do. `steady`: nothing left but
  * periodic requeues that write nothing (a resync), until the time bound; converged, as
  * `quiescent`. `failing`: nothing left but controllers or items that kept failing until their
- * attempt bound. `max-writes` / `max-time`: a bound was hit. `aborted`: the signal fired.
+ * attempt bound. `max-writes` / `max-time`: a bound was hit. `aborted`: the signal fired, or the runtime
+ * was stopped.
  */
 export type ConvergenceReason =
   'quiescent' | 'steady' | 'failing' | 'max-writes' | 'max-time' | 'aborted';

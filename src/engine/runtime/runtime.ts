@@ -267,7 +267,8 @@ export class Runtime {
   /**
    * Runs until nothing is left to do (no pending wakeups, empty queues, nothing in flight, no
    * timers) or a bound is hit. On a simulated clock, time jumps to the next timer whenever
-   * nothing else can run, so backoffs and requeues cost no wall time.
+   * nothing else can run, so backoffs and requeues cost no wall time. A run that `stop()` cuts
+   * short, or one started after it, ends as `aborted` (not converged).
    */
   async converge(options: ConvergeOptions = {}): Promise<ConvergenceReport> {
     const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
@@ -285,6 +286,8 @@ export class Runtime {
     this.#stuckFor = undefined;
     this.#stuck.clear();
     try {
+      // A stopped runtime runs nothing: its run ends at once, as one a signal ended.
+      if (this.#abort.signal.aborted) return this.#report('aborted', 0, 0, baseline);
       await this.start();
       this.#scheduler.resume();
       for (const adapter of this.#adapters.values()) adapter.resumeProcessing();
@@ -371,7 +374,9 @@ export class Runtime {
     let stalledSince: number | undefined;
     for (;;) {
       await immediate();
-      if (signal?.aborted) return 'aborted';
+      // `stop()` during the run ends it: what was still in flight is not done, and waiting for
+      // work the stop gave up on (past its grace) would hold the run until the stall bound.
+      if (signal?.aborted || this.#abort.signal.aborted) return 'aborted';
       if (this.#tracker.total > maxWrites) return 'max-writes';
       // Wakeups held by a paused scheduler wait for the next convergence run: not work now.
       const pending = this.#scheduler.paused ? 0 : this.#scheduler.pending;

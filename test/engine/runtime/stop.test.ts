@@ -100,6 +100,30 @@ describe('Runtime.stop', () => {
     expect(await h.state.list(Str.kind())).toEqual([]);
   });
 
+  it('ends a convergence run it cuts short as aborted, and runs nothing after it', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    const outside = gate();
+    await h.runtime.register(waitingQ(outside.promise, events));
+    await h.state.create(Int.create('1'));
+    const run = h.runtime.converge();
+    await until(() => events.includes('reconcile-start'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stopped = stopNoting(events);
+    await vi.advanceTimersByTimeAsync(1000);
+    await stopped;
+    // The reconcile still awaits the outside world: the run does not wait for it (nor report
+    // the half-done work as converged).
+    await vi.advanceTimersByTimeAsync(10);
+    const report = await run;
+    expect(report).toMatchObject({ reason: 'aborted', converged: false });
+    vi.useRealTimers();
+    await h.state.create(Int.create('2'));
+    expect(await h.runtime.converge()).toMatchObject({ reason: 'aborted', converged: false });
+    expect(events).toEqual(['reconcile-start', 'shutdownHook', 'stopped']);
+    outside.open();
+  });
+
   it('is not held forever by a run hook that ignores its signal', async () => {
     h = createHarness();
     const events: string[] = [];
