@@ -14,6 +14,26 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
 };
 
 /**
+ * Why backoff settings cannot be used, or `undefined` when they can. `what` names them in the
+ * message (`backoff`, `controller "x": backoff`). A `NaN` interval would put a timer at `NaN`,
+ * which a simulated clock then takes for its time: every timestamp after it would be `NaN`.
+ */
+export function backoffProblem(options: BackoffOptions, what: string): string | undefined {
+  const { initial, multiplier, max } = options;
+  const wrong: string[] = [];
+  if (initial !== undefined && !(Number.isFinite(initial) && initial >= 0)) {
+    wrong.push(`initial must be a finite number of ms, 0 or more, got ${String(initial)}`);
+  }
+  if (multiplier !== undefined && !(Number.isFinite(multiplier) && multiplier >= 1)) {
+    wrong.push(`multiplier must be a finite number, 1 or more, got ${String(multiplier)}`);
+  }
+  if (max !== undefined && !(typeof max === 'number' && max >= 0)) {
+    wrong.push(`max must be a number of ms, 0 or more, got ${String(max)}`);
+  }
+  return wrong.length === 0 ? undefined : `${what}: ${wrong.join('; ')}`;
+}
+
+/**
  * An exponential backoff without jitter: COSI randomises ±50%, but a deterministic run needs the
  * same intervals every time.
  */

@@ -66,9 +66,10 @@ export class SimulatedClock implements Clock {
     return this.#now;
   }
 
+  /** A delay that is not a number (`NaN`) is taken as 0, as `setTimeout` takes it. */
   setTimer(ms: number, fn: () => void): Timer {
     const timer: PendingTimer = {
-      at: this.#now + Math.max(0, ms),
+      at: this.#now + (ms > 0 ? ms : 0),
       seq: this.#seq++,
       fn,
       cancelled: false,
@@ -105,7 +106,9 @@ export class SimulatedClock implements Clock {
     this.advanceTo(this.#now + ms);
   }
 
+  /** @throws RangeError when `time` is `NaN`: the clock would never be a number again. */
   advanceTo(time: number): void {
+    if (Number.isNaN(time)) throw new RangeError('SimulatedClock: cannot advance to NaN');
     for (;;) {
       this.#dropCancelled();
       const top = this.#heap[0];

@@ -1,4 +1,5 @@
 import { compareStrings } from '../compare-strings.js';
+import { backoffProblem } from './backoff.js';
 import { kindKey } from '../resource/pointer.js';
 import {
   inputsOf,
@@ -90,6 +91,12 @@ export class DependencyDatabase {
       if (isQController(controller)) {
         const problem = validateConcurrency(name, controller.settings.concurrency);
         if (problem !== undefined) problems.push(problem);
+        const backoff = controller.settings.backoff;
+        const backoffWrong =
+          backoff === undefined
+            ? undefined
+            : backoffProblem(backoff, `controller ${JSON.stringify(name)}: backoff`);
+        if (backoffWrong !== undefined) problems.push(backoffWrong);
       }
       const seenOutputs = new Set<string>();
       for (const output of outputsOf(controller)) {

@@ -3,7 +3,12 @@ import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
-import { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './backoff.js';
+import {
+  backoffProblem,
+  DEFAULT_BACKOFF,
+  ExponentialBackoff,
+  type BackoffOptions,
+} from './backoff.js';
 import { RealClock, type Clock, type Timer } from './clock.js';
 import { ControllerAdapter } from './controller-adapter.js';
 import { isQController, type AnyController, type Input, type QInputKind } from './controller.js';
@@ -136,6 +141,8 @@ export class Runtime {
     this.clock = options.clock ?? new RealClock();
     this.logger = createLogger(options.logSink, () => this.clock.now());
     this.#backoff = options.backoff ?? {};
+    const backoff = backoffProblem(this.#backoff, 'backoff');
+    if (backoff !== undefined) throw new RangeError(backoff);
     const limit = options.changeRateLimit;
     const problem = limit === undefined ? undefined : changeRateLimitProblem(limit);
     if (problem !== undefined) throw new RangeError(problem);

@@ -113,6 +113,20 @@ describe('controller options', () => {
     expect(r.calls.map((c) => c.at - start)).toEqual([0, 100, 400]);
   });
 
+  it('refuses a rateLimiter that is not a number in build(), before the clock turns NaN', async () => {
+    h = createHarness();
+    await expect(
+      controllerManagedBy(h.runtime)
+        .for(VM)
+        .withOptions({ rateLimiter: { initial: Number.NaN } })
+        .complete(() => undefined),
+    ).rejects.toMatchObject({
+      code: 'registration',
+      message: expect.stringContaining('backoff: initial must be a finite number') as unknown,
+    });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
   // Ported from kubernetes-sigs/controller-runtime pkg/internal/controller/controller_test.go "should timeout reconcile after ReconciliationTimeout"
   it('aborts the reconcile signal after reconciliationTimeout on the runtime clock, and retries', async () => {
     h = createHarness();

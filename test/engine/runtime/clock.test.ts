@@ -22,6 +22,19 @@ describe('the simulated clock', () => {
     expect(clock.advanceToNext()).toBe(false);
   });
 
+  it('never leaves numeric time: a NaN delay fires at once, an advance to NaN is refused', () => {
+    const clock = new SimulatedClock(1000);
+    const fired: number[] = [];
+    clock.setTimer(Number.NaN, () => fired.push(clock.now()));
+    clock.setTimer(10, () => fired.push(clock.now()));
+    expect(clock.nextTimerAt()).toBe(1000);
+    clock.advance(10);
+    expect(fired).toEqual([1000, 1010]);
+    expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
+    expect(() => clock.advanceTo(Number.NaN)).toThrow(RangeError);
+    expect(clock.now()).toBe(1010);
+  });
+
   it('fires a timer set by a firing timer when it falls due in the same advance', () => {
     const clock = new SimulatedClock(0);
     const fired: number[] = [];

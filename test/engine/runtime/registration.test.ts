@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistrationError, type Controller, type QController } from '../../../src/index.js';
+import {
+  createRuntime,
+  RegistrationError,
+  type Controller,
+  type QController,
+} from '../../../src/index.js';
 import {
   createHarness,
   Int,
@@ -128,6 +133,40 @@ describe('registration', () => {
     expect(h.runtime.controllerNames()).toEqual([]);
     await h.runtime.register(pollers(2));
     expect(h.runtime.controllerNames()).toEqual(['Pollers2']);
+  });
+
+  it('refuses backoff settings that are not numbers, which would turn the simulated clock into NaN', async () => {
+    h = createHarness();
+    const retrying = (name: string, backoff: Record<string, number>): QController => ({
+      name,
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+        outputs: [],
+        backoff,
+      },
+      reconcile: async () => undefined,
+      mapInput: async () => [],
+    });
+    await expect(
+      h.runtime.register(
+        retrying('A', { initial: Number.NaN }),
+        retrying('B', { multiplier: Number.NaN, max: Number.NaN }),
+      ),
+    ).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof RegistrationError &&
+        error.problems.length === 2 &&
+        error.problems[0] ===
+          'controller "A": backoff: initial must be a finite number of ms, 0 or more, got NaN' &&
+        error.problems[1]!.includes('multiplier must be') &&
+        error.problems[1]!.includes('max must be'),
+    );
+    expect(h.runtime.controllerNames()).toEqual([]);
+    expect(() => createRuntime(h.state, { backoff: { initial: Number.NaN } })).toThrow(
+      /backoff: initial must be a finite number/,
+    );
+    await h.runtime.register(retrying('C', { initial: 0, multiplier: 1, max: 10 }));
+    expect(h.runtime.controllerNames()).toEqual(['C']);
   });
 
   it('exports the dependency graph as sorted data', async () => {
