@@ -98,11 +98,19 @@ export function compileController(spec: ControllerSpec): CompiledController {
   const later = createLaterMaps();
   let stopped: AbortSignal | undefined;
 
-  const toPointer = (request: Request, fallbackType: string): Pointer => ({
-    namespace: request.namespace,
-    type: spec.forType ?? request.type ?? fallbackType,
-    id: request.id,
-  });
+  const toPointer = (request: Request, fallbackType: string): Pointer => {
+    const problem = requestProblem(request);
+    if (problem !== undefined) {
+      throw new Error(
+        `controller ${JSON.stringify(spec.name)}: a handler or map function queued ${describeValue(request)}: ${problem}`,
+      );
+    }
+    return {
+      namespace: request.namespace,
+      type: spec.forType ?? request.type ?? fallbackType,
+      id: request.id,
+    };
+  };
 
   /** The queue handlers of a watch write to; `push` takes the pointers to reconcile. */
   const queueFor = (fallbackType: string, push: (pointer: Pointer) => void): RequestQueue => ({
@@ -219,4 +227,32 @@ export function compileController(spec: ControllerSpec): CompiledController {
         .map(([, failure]) => failure);
     },
   };
+}
+
+/**
+ * Why a queued value is no request, or `undefined` when it is one. Handlers and map functions
+ * also come from plain JavaScript: a request queued as a bare id, or with a number for its id,
+ * reached the reconciler as a request with no id (or a numeric one) and no error.
+ */
+function requestProblem(request: unknown): string | undefined {
+  if (typeof request !== 'object' || request === null) {
+    return 'a request is an object { namespace, id }';
+  }
+  const { namespace, id, type } = request as Record<string, unknown>;
+  if (typeof id !== 'string' || id === '') return 'its id must be a non-empty string';
+  if (typeof namespace !== 'string') return 'its namespace must be a string';
+  if (type !== undefined && typeof type !== 'string')
+    return 'its type, when given, must be a string';
+  return undefined;
+}
+
+/** A queued value as a message shows it, whatever it is. */
+function describeValue(value: unknown): string {
+  try {
+    // `undefined` (and a function) have no JSON: `JSON.stringify` answers `undefined` for them.
+    const json = JSON.stringify(value) as string | undefined;
+    return json ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

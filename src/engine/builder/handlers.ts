@@ -126,12 +126,14 @@ export interface MapFuncContext {
 
 /**
  * A map function: the requests an object's event causes, at once or as a promise (to list related
- * objects through `ctx.client` first).
+ * objects through `ctx.client` first). `null` is no request, as a Go map function's nil slice is.
  */
 export type MapFunc<O extends ObjectLike = ObjectLike> = (
   object: O,
   ctx: MapFuncContext,
-) => readonly Request[] | Promise<readonly Request[]>;
+) => MapResult | Promise<MapResult>;
+
+type MapResult = readonly Request[] | null;
 
 /** The client of a queue that has none: reads fail with a sentence saying why. */
 const noClient: ReadOnlyClient = {
@@ -148,6 +150,31 @@ function noClientError(): Error {
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * What a map function returned, as a list: `null` is none (a Go map function's nil slice).
+ * Anything else that is no list fails the event with a sentence saying so, where iterating it
+ * threw "result is not iterable"; `undefined` too, as a queue controller's `mapInput` does: it
+ * is most often a forgotten `return`, and taking it for none would lose the change unseen.
+ */
+function requestsOf(result: unknown): readonly Request[] {
+  if (result === null) return [];
+  if (Array.isArray(result)) return result as readonly Request[];
+  if (typeof result === 'object' && Symbol.iterator in result) {
+    return [...(result as Iterable<Request>)];
+  }
+  const shown =
+    typeof result === 'string'
+      ? JSON.stringify(result)
+      : typeof result === 'number' || typeof result === 'boolean' || typeof result === 'bigint'
+        ? String(result)
+        : result === undefined
+          ? 'undefined'
+          : `a value of type ${typeof result} that is no list`;
+  throw new TypeError(
+    `a map function returned ${shown}, not a list of requests { namespace, id } (null or [] for none)`,
+  );
+}
 
 /**
  * Enqueues what `map` returns for the object; on update for both the old and the new object
@@ -171,16 +198,17 @@ export function enqueueRequestsFromMapFunc<O extends ObjectLike>(map: MapFunc<O>
     const ctx: MapFuncContext = { client: q.client ?? noClient };
     const result = map(object, ctx);
     if (!isPromise(result)) {
-      for (const request of result) q.add(request);
+      for (const request of requestsOf(result)) q.add(request);
       return;
     }
-    const retry = async (): Promise<readonly Request[]> => map(object, ctx);
+    const pending = result.then(requestsOf);
+    const retry = async (): Promise<readonly Request[]> => requestsOf(await map(object, ctx));
     if (q.addLater) {
-      q.addLater(object, result, retry);
+      q.addLater(object, pending, retry);
       return;
     }
     // A queue outside the engine: nothing tracks the promise, so the requests come when they come.
-    void result.then((requests) => {
+    void pending.then((requests) => {
       for (const request of requests) q.add(request);
     });
   };

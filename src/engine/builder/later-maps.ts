@@ -87,9 +87,17 @@ export function createLaterMaps(): LaterMaps {
         map.pending = undefined;
         throw error;
       }
+      // A malformed request fails the mapping as a rejection does: nothing of it is queued, and
+      // the map is kept to be retried.
+      let targets: Pointer[];
+      try {
+        targets = requests.map((request) => map.toPointer(request));
+      } catch (error) {
+        map.pending = undefined;
+        throw error;
+      }
       maps.delete(key);
-      for (const request of requests) {
-        const target = map.toPointer(request);
+      for (const target of targets) {
         if (enqueue) enqueue(target);
         else held.push(target);
       }

@@ -4,7 +4,7 @@ import type { ObjectLike } from '../../../src/engine/builder/events.js';
 import { enqueueRequestsFromMapFunc } from '../../../src/engine/builder/handlers.js';
 import { predicateFuncs } from '../../../src/engine/builder/predicates.js';
 import type { Request } from '../../../src/engine/builder/reconciler.js';
-import { createHarness, Host, recorder, VM, type Harness } from './fixtures.js';
+import { Config, createHarness, Host, recorder, VM, type Harness } from './fixtures.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -62,15 +62,83 @@ describe('a predicate or map function that throws', () => {
     expect(report.controllers[0]?.failingItems).toEqual([]);
   });
 
-  it('fails the event when a map function returns no array', async () => {
+  it('fails the event when a map function returns something that is no list, saying so', async () => {
     h = createHarness();
     const r = recorder(h);
-    const broken = enqueueRequestsFromMapFunc(() => undefined as unknown as Request[]);
+    const broken = enqueueRequestsFromMapFunc(() => 7 as unknown as Request[]);
     await controllerManagedBy(h.runtime).for(VM).watches(Host, broken).complete(r);
     await h.runtime.converge();
     await h.state.create(Host.create('h'));
     const report = await h.runtime.converge({ maxAttempts: 2 });
     expect(report.converged).toBe(false);
-    expect(report.controllers[0]?.failingItems.map((f) => f.pointer)).toEqual([Host.pointer('h')]);
+    expect(report.controllers[0]?.failingItems).toEqual([
+      expect.objectContaining({
+        pointer: Host.pointer('h'),
+        error: expect.objectContaining({
+          message:
+            'a map function returned 7, not a list of requests { namespace, id } (null or [] for none)',
+        }) as unknown,
+      }),
+    ]);
+  });
+
+  it('takes null from a map function, sync or async, as no request (a nil slice in Go)', async () => {
+    h = createHarness();
+    const r = recorder(h);
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .watches(
+        Host,
+        enqueueRequestsFromMapFunc(() => null),
+      )
+      .watches(
+        Config,
+        enqueueRequestsFromMapFunc(() => Promise.resolve(null)),
+      )
+      .complete(r);
+    await h.state.create(Host.create('h'));
+    await h.state.create(Config.create('c'));
+    const report = await h.runtime.converge();
+    expect(report.converged).toBe(true);
+    expect(report.controllers[0]?.errors).toBe(0);
+    expect(r.calls).toEqual([]);
+  });
+
+  it('fails the event when a map function returns undefined (a forgotten return), saying so', async () => {
+    h = createHarness();
+    const r = recorder(h);
+    const forgot = enqueueRequestsFromMapFunc(() => undefined as unknown as Request[]);
+    await controllerManagedBy(h.runtime).for(VM).watches(Host, forgot).complete(r);
+    await h.state.create(Host.create('h'));
+    const report = await h.runtime.converge({ maxAttempts: 2 });
+    expect(report.converged).toBe(false);
+    expect(report.controllers[0]?.failingItems.map((f) => f.error.message)).toEqual([
+      'a map function returned undefined, not a list of requests { namespace, id } (null or [] for none)',
+    ]);
+  });
+
+  it('fails the event, naming the controller, when a request is not { namespace, id }', async () => {
+    h = createHarness();
+    const r = recorder(h);
+    const bareIds = enqueueRequestsFromMapFunc(() => ['web'] as unknown as Request[]);
+    const numericIds = enqueueRequestsFromMapFunc(() =>
+      Promise.resolve([{ namespace: 'default', id: 7 }] as unknown as Request[]),
+    );
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .watches(Host, bareIds)
+      .watches(Config, numericIds)
+      .complete(r);
+    await h.runtime.converge();
+    await h.state.create(Host.create('h'));
+    await h.state.create(Config.create('c'));
+    const report = await h.runtime.converge({ maxAttempts: 2 });
+    expect(report.converged).toBe(false);
+    expect(r.calls).toEqual([]);
+    const messages = report.controllers[0]?.failingItems.map((f) => f.error.message).sort();
+    expect(messages).toEqual([
+      'controller "vm": a handler or map function queued "web": a request is an object { namespace, id }',
+      'controller "vm": a handler or map function queued {"namespace":"default","id":7}: its id must be a non-empty string',
+    ]);
   });
 });
