@@ -229,7 +229,8 @@ export interface QSettings {
   readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
   /**
    * Called once the workers have stopped (the reconciles in flight and the run hook ended, or
-   * the stop's grace period passed and the controller's writes are refused).
+   * the stop's grace period passed and the controller's writes are refused). What it throws is
+   * logged; the stop goes on.
    */
   readonly shutdownHook?: () => void;
   /** This controller's per-item backoff, over the runtime's (`RuntimeOptions.backoff`). */

@@ -399,8 +399,16 @@ export class QControllerAdapter implements Adapter {
     const running = [workers, this.#hook].filter((p) => p !== undefined);
     if (running.length > 0) await settledWithin(Promise.all(running));
     await settledWithin(this.#facade.close());
-    this.controller.settings.shutdownHook?.();
     this.#condition = 'stopped';
+    // COSI's `ShutdownHook` returns no error: a throw is logged, and the stop (of this
+    // controller, and of the runtime's others) goes on as if it had returned.
+    try {
+      this.controller.settings.shutdownHook?.();
+    } catch (error) {
+      this.#log.error('shutdown hook failed', {
+        ...errorLogFields(toError(error), this.host.locateError),
+      });
+    }
   }
 
   #retryGivenUp(): void {

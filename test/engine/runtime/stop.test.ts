@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Controller, QController } from '../../../src/index.js';
+import {
+  createInMemoryState,
+  createRuntime,
+  SimulatedClock,
+  type Controller,
+  type QController,
+} from '../../../src/index.js';
 import { createHarness, Int, Str, type Harness } from './test-controllers.js';
 
 // The stop's grace period (`STOP_GRACE_MS`) is on the wall clock: these tests fake `setTimeout`
@@ -122,6 +128,39 @@ describe('Runtime.stop', () => {
     expect(await h.runtime.converge()).toMatchObject({ reason: 'aborted', converged: false });
     expect(events).toEqual(['reconcile-start', 'shutdownHook', 'stopped']);
     outside.open();
+  });
+
+  it('logs a shutdown hook that throws and goes on: the stop resolves, every controller stopped', async () => {
+    const clock = new SimulatedClock();
+    const state = createInMemoryState({ now: () => clock.now() });
+    const logs: string[] = [];
+    const runtime = createRuntime(state, {
+      clock,
+      logSink: (record) => logs.push(`${String(record.fields.controller)}: ${record.message}`),
+    });
+    h = { clock, state, runtime };
+    const events: string[] = [];
+    const throwing = waitingQ(Promise.resolve(), events);
+    await runtime.register(
+      {
+        ...throwing,
+        name: 'Throwing',
+        settings: {
+          ...throwing.settings,
+          outputs: [],
+          shutdownHook: () => {
+            throw new Error('hook bug');
+          },
+        },
+      },
+      waitingQ(Promise.resolve(), events),
+    );
+    await runtime.converge();
+    await runtime.stop();
+    expect(events).toEqual(['shutdownHook']);
+    expect(runtime.status('Throwing')?.condition).toBe('stopped');
+    expect(runtime.status('Waiting')?.condition).toBe('stopped');
+    expect(logs).toContain('Throwing: shutdown hook failed');
   });
 
   it('is not held forever by a run hook that ignores its signal', async () => {
