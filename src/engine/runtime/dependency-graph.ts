@@ -78,6 +78,13 @@ export class DependencyDatabase {
       }
     }
     for (const controller of batch) {
+      // Plain JavaScript can hand `register([a, b])` an array, which has no name either.
+      if (Array.isArray(controller)) {
+        problems.push(
+          'a list of controllers was given as one controller: register takes them as arguments, register(...controllers)',
+        );
+        continue;
+      }
       const name = controller.name;
       if (typeof name !== 'string' || name.length === 0) {
         problems.push('a controller has no name');

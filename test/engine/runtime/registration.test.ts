@@ -169,6 +169,15 @@ describe('registration', () => {
     expect(h.runtime.controllerNames()).toEqual(['C']);
   });
 
+  it('says that register takes its controllers as arguments when given an array', async () => {
+    h = createHarness();
+    const asList = [intToStr(), strToSentence()] as unknown as Controller;
+    await expect(h.runtime.register(asList)).rejects.toThrow(
+      'a list of controllers was given as one controller: register takes them as arguments, register(...controllers)',
+    );
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
   it('exports the dependency graph as sorted data', async () => {
     h = createHarness();
     await h.runtime.register(strToSentence(), intToStr());
