@@ -20,9 +20,16 @@ export type SettingsShape = Readonly<
 /**
  * Throws an Error naming every problem of `given` against `shape` (unknown keys, missing or
  * mistyped required ones, mistyped optional ones), `what` prefixing it (`createTransformController
- * settings`); returns when there is none.
+ * settings`); returns when there is none. `elsewhere` says where a key that belongs to another
+ * factory or argument goes (`unmapMetadata` given to the transform controller), instead of taking
+ * it for a misspelling of the nearest key here.
  */
-export function checkSettings(what: string, given: unknown, shape: SettingsShape): void {
+export function checkSettings(
+  what: string,
+  given: unknown,
+  shape: SettingsShape,
+  elsewhere: Readonly<Record<string, string>> = {},
+): void {
   if (given === undefined && !Object.values(shape).some((s) => s.required === true)) return;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new Error(`${what}: expected an object of ${listKeys(shape)}`);
@@ -36,6 +43,14 @@ export function checkSettings(what: string, given: unknown, shape: SettingsShape
   let stranger = false;
   for (const key of Object.keys(record)) {
     if (Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    // A key of another factory (or of the other argument) is no typo: say where it belongs.
+    const belongs = Object.prototype.hasOwnProperty.call(elsewhere, key)
+      ? elsewhere[key]
+      : undefined;
+    if (belongs !== undefined) {
+      problems.push(`unknown key ${JSON.stringify(key)}: ${belongs}`);
+      continue;
+    }
     const nearest = didYouMean(key, known);
     if (nearest === undefined) stranger = true;
     else suggested.add(nearest);

@@ -160,8 +160,16 @@ export function createTransformController<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions = {},
 ): Controller {
-  checkSettings('createTransformController settings', settings, TRANSFORM_SETTINGS);
-  checkSettings('createTransformController options', options, TRANSFORM_OPTIONS);
+  checkSettings('createTransformController settings', settings, TRANSFORM_SETTINGS, {
+    unmapMetadata:
+      'a setting of createQTransformController (a queue transform maps an output back to its input); the transform controller needs none',
+  });
+  const aSetting = 'a setting (the first argument), not an option';
+  checkSettings('createTransformController options', options, TRANSFORM_OPTIONS, {
+    preTransform: aSetting,
+    postTransform: aSetting,
+    finalizerRemoval: aSetting,
+  });
   const { name, input, output } = settings;
   if (options.inputFinalizers && options.ignoreTearingDownInputs) {
     throw new Error(

@@ -41,6 +41,19 @@ describe("a generic controller's settings are checked when it is made", () => {
     );
   });
 
+  it("says where a key of the queue transform, or of the other argument, belongs, not 'did you mean'", () => {
+    expect(() =>
+      createTransformController({ ...base, unmapMetadata: () => A.pointer('x') } as never),
+    ).toThrow(
+      /^createTransformController settings: unknown key "unmapMetadata": a setting of createQTransformController \(a queue transform maps an output back to its input\); the transform controller needs none$/,
+    );
+    expect(() =>
+      createTransformController(base, { preTransform: () => undefined } as never),
+    ).toThrow(
+      /^createTransformController options: unknown key "preTransform": a setting \(the first argument\), not an option$/,
+    );
+  });
+
   it('checks the queue transform and the cleanup controller too', () => {
     expect(() => createQTransformController(base as never)).toThrow(
       /^createQTransformController settings: unmapMetadata is required \(a function\)$/,
