@@ -9,6 +9,7 @@ import {
   type CompiledController,
   type WatchSpec,
 } from './compiled-controller.js';
+import { didYouMean } from '../did-you-mean.js';
 import { BuilderError } from './errors.js';
 import type { ObjectLike, PartialObjectMetadata } from './events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner, type EventHandler } from './handlers.js';
@@ -292,6 +293,13 @@ export class Builder {
         `controller ${JSON.stringify(name)} has no watches and would never be triggered: use for(), owns(), watches() or watchesRawSource()`,
       );
     }
+    const wrongOptions = optionsProblems(this.#options);
+    if (wrongOptions.length > 0) {
+      throw new BuilderError(
+        'invalid-options',
+        `controller ${JSON.stringify(name)}: withOptions: ${wrongOptions.join('; ')}`,
+      );
+    }
 
     const compiled = compileController({
       name,
@@ -428,4 +436,43 @@ function isRuntime(target: unknown): target is Runtime {
  */
 export function controllerManagedBy(target: BuilderTarget): Builder {
   return new Builder(target);
+}
+
+const CONTROLLER_OPTION_KEYS = [
+  'maxConcurrentReconciles',
+  'needLeaderElection',
+  'outputs',
+  'rateLimiter',
+  'reconciliationTimeout',
+] as const;
+const RATE_LIMITER_KEYS = ['initial', 'multiplier', 'max'] as const;
+
+/**
+ * What is wrong with the options of `withOptions`, as TypeScript would say it: an unknown key
+ * (`maxConcurrentReconcile`, controller-runtime's `baseDelay` in `rateLimiter`) was ignored
+ * without a word, so the option the user meant never applied. The values are the runtime's to
+ * check (a backoff or a concurrency it refuses is a `registration` error).
+ */
+function optionsProblems(options: ControllerOptions): string[] {
+  const unknownKeys = (given: object, known: readonly string[], where: string): string[] =>
+    Object.keys(given)
+      .filter((key) => !known.includes(key))
+      .map((key) => {
+        const near = didYouMean(key, known);
+        return `unknown key ${JSON.stringify(`${where}${key}`)} (${near === undefined ? `it takes ${known.join(', ')}` : `did you mean ${where}${near}?`})`;
+      });
+  const problems = unknownKeys(options, CONTROLLER_OPTION_KEYS, '');
+  const { rateLimiter, reconciliationTimeout } = options;
+  if (rateLimiter !== undefined) {
+    problems.push(...unknownKeys(rateLimiter, RATE_LIMITER_KEYS, 'rateLimiter.'));
+  }
+  if (
+    reconciliationTimeout !== undefined &&
+    !(typeof reconciliationTimeout === 'number' && reconciliationTimeout >= 0)
+  ) {
+    problems.push(
+      `reconciliationTimeout must be a number of ms, 0 or more (0: no limit), got ${String(reconciliationTimeout)}`,
+    );
+  }
+  return problems;
 }

@@ -12,6 +12,9 @@
  * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
  * - `owns-without-for`: `owns()` needs `for()` to know the owner type.
  * - `no-watches`: no `for`, `owns`, `watches` or raw source, so nothing would ever trigger it.
+ * - `invalid-options`: `withOptions()` got a key it does not take (a misspelling, or
+ *   controller-runtime's `baseDelay` in `rateLimiter`) or a negative or `NaN`
+ *   `reconciliationTimeout`.
  * - `registration`: the runtime refused the declaration, or would refuse it once a manager that
  *   has not started registers it (see `cause`).
  */
@@ -24,6 +27,7 @@ export type BuilderErrorCode =
   | 'duplicate-name'
   | 'owns-without-for'
   | 'no-watches'
+  | 'invalid-options'
   | 'registration';
 
 /** A controller the builder could not build; `code` says why. */

@@ -69,6 +69,27 @@ describe('build-time validation', () => {
     expect(h.runtime.controllerNames()).toEqual([]);
   });
 
+  it('rejects options it does not take with invalid-options, naming the near key, and registers nothing', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .for(VM)
+      .withOptions({
+        maxConcurrentReconcile: 2,
+        rateLimiter: { baseDelay: 5, max: 100 },
+        reconciliationTimeout: Number.NaN,
+      } as never)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({
+      name: 'BuilderError',
+      code: 'invalid-options',
+      message:
+        'controller "vm": withOptions: unknown key "maxConcurrentReconcile" (did you mean maxConcurrentReconciles?); ' +
+        'unknown key "rateLimiter.baseDelay" (it takes initial, multiplier, max); ' +
+        'reconciliationTimeout must be a number of ms, 0 or more (0: no limit), got NaN',
+    });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
   it('checks in controller-runtime order: a missing reconciler before a second for()', async () => {
     h = createHarness();
     const build = controllerManagedBy(h.runtime).for(VM).for(Disk).build(undefined);
