@@ -341,9 +341,12 @@ export class TestProject {
    */
   async advance(duration: number | string): Promise<void> {
     const ms = typeof duration === 'number' ? duration : parseDurationText(duration);
-    if (ms === undefined || !(ms >= 0)) {
+    // Finite too: the clock would be at Infinity for good, every later timestamp with it.
+    if (ms === undefined || !(ms >= 0) || !Number.isFinite(ms)) {
+      // A number as it is (`NaN`, `Infinity`): JSON has neither, and shows them as null.
+      const shown = typeof duration === 'number' ? String(duration) : JSON.stringify(duration);
       throw new RangeError(
-        `advance: invalid duration ${JSON.stringify(duration)} (expected ms, or e.g. 30s, 10m, 1h)`,
+        `advance: invalid duration ${shown} (expected ms, or e.g. 30s, 10m, 1h)`,
       );
     }
     const { runtime } = this.project;

@@ -196,7 +196,8 @@ function waitOf(timeout: number | string | undefined): number {
   if (timeout === undefined) return DEFAULT_WAIT;
   const ms = typeof timeout === 'number' ? timeout : parseDurationText(timeout);
   if (ms === undefined || !(ms >= 0)) {
-    throw new RangeError(`timeout: invalid duration ${JSON.stringify(timeout)}`);
+    const shown = typeof timeout === 'number' ? String(timeout) : JSON.stringify(timeout);
+    throw new RangeError(`timeout: invalid duration ${shown}`);
   }
   return ms;
 }

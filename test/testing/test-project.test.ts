@@ -426,5 +426,9 @@ describe('advance', () => {
   it('refuses a duration it cannot read', async () => {
     const p = await project({ config: pollerConfig, manifests: counters(1) });
     await expect(p.advance('soon')).rejects.toThrow('advance: invalid duration "soon"');
+    await expect(p.advance(Number.NaN)).rejects.toThrow('advance: invalid duration NaN (');
+    await expect(p.advance(Number.POSITIVE_INFINITY)).rejects.toThrow(
+      'advance: invalid duration Infinity (',
+    );
   });
 });
