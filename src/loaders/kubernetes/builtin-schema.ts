@@ -7,7 +7,9 @@
  *   object under `containers`, `initContainers` and `ephemeralContainers`).
  * - What v2 cannot say is said as v3 says it: `IntOrString` is `x-kubernetes-int-or-string`, a
  *   `Quantity` is a string or a number; `RawExtension`, `JSON`, `FieldsV1` and `Patch` hold
- *   any value (`x-kubernetes-preserve-unknown-fields`).
+ *   any value (`x-kubernetes-preserve-unknown-fields`). A `Quantity` also carries
+ *   {@link QUANTITY_MARK}, so that the walk parses it wherever it is (the API server decodes every
+ *   one with `resource.ParseQuantity`, before it validates anything).
  * - Only keywords that check or document values are kept: the `x-kubernetes-patch-*`,
  *   `-group-version-kind` and `-unions` annotations are for clients, not validation.
  * - The one recursive definition (`JSONSchemaProps`, inside a CRD) stops at its first repeat,
@@ -17,10 +19,16 @@
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import type { ClosedSet } from './builtin-closed-sets.js';
 
+/** The mark of a `resource.Quantity` node: its value must parse as a quantity. */
+export const QUANTITY_MARK = 'x-cosi-quantity';
+
 /** Definitions whose v2 form says less than the API server accepts. */
 const SPECIAL: Readonly<Record<string, JsonSchema>> = {
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { 'x-kubernetes-int-or-string': true },
-  'io.k8s.apimachinery.pkg.api.resource.Quantity': { type: ['string', 'number'] },
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+    type: ['string', 'number'],
+    [QUANTITY_MARK]: true,
+  },
   'io.k8s.apimachinery.pkg.runtime.RawExtension': {
     type: 'object',
     'x-kubernetes-preserve-unknown-fields': true,

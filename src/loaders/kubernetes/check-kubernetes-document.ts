@@ -40,7 +40,6 @@ import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
 import { runtimeClassProblems } from './runtime-classes.js';
-import { quantityFieldProblems } from './quantity-fields.js';
 import { podFailurePolicyProblems } from './pod-failure-policy.js';
 import { defaultOffApiProblems } from './default-off-apis.js';
 import {
@@ -231,7 +230,6 @@ export function checkKubernetesDocument(
           ...resourceQuotaProblems(document, group, kind.kind),
           ...apiServiceProblems(document, group, kind.kind),
           ...runtimeClassProblems(document, group, kind.kind),
-          ...quantityFieldProblems(document, group, kind.kind),
           ...podFailurePolicyProblems(document, group, kind.kind),
           ...defaultOffApiProblems(document),
           // CEL is loaded only for the documents that write admission expressions.

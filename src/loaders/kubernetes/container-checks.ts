@@ -33,8 +33,7 @@ import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js'
 import {
   canonicalQuantity,
   compareQuantities,
-  parseResourceQuantity,
-  quantityError,
+  writtenQuantity,
   type ParsedQuantity,
 } from './resource-quantity.js';
 
@@ -200,13 +199,9 @@ function resourceProblems(resources: unknown, add: Add): void {
         add([part, name], 'resource-name', invalidValue(name, message));
       }
       if (typeof written !== 'string' && typeof written !== 'number') continue;
-      let quantity: ParsedQuantity;
-      try {
-        quantity = parseResourceQuantity(String(written));
-      } catch {
-        add([part, name], 'quantity', quantityError(String(written)));
-        continue;
-      }
+      // One that does not parse is the schema walk's (`structural-validator.ts`).
+      const quantity = writtenQuantity(written);
+      if (quantity === undefined) continue;
       if (quantity.units < 0n) {
         add(
           [part, name],

@@ -110,7 +110,7 @@ interface Written {
   readonly parsed: ParsedQuantity;
 }
 
-/** Each bound's parsed quantities by resource (one that does not parse is `quantity-fields.ts`'s). */
+/** Each bound's parsed quantities by resource (one that does not parse is the schema walk's: `structural-validator.ts`). */
 function boundsOf(
   limit: Record<string, unknown>,
   pod: boolean,

@@ -10,7 +10,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
-import { parseResourceQuantity, quantityError } from './resource-quantity.js';
+import { writtenQuantity } from './resource-quantity.js';
 
 /** The spec problems of a built-in document of `group`/`kind` (a PersistentVolumeClaim's only). */
 export function persistentVolumeClaimProblems(
@@ -73,13 +73,9 @@ export function claimSpecProblems(spec: Record<string, unknown>, add: Add): void
   }
   if (typeof storage !== 'string' && typeof storage !== 'number') return;
   const text = String(storage);
-  let units: bigint;
-  try {
-    units = parseResourceQuantity(text).units;
-  } catch {
-    add(['resources', 'requests', 'storage'], 'quantity', quantityError(text));
-    return;
-  }
+  // One that does not parse is the schema walk's (`structural-validator.ts`).
+  const units = writtenQuantity(storage)?.units;
+  if (units === undefined) return;
   if (units <= 0n) {
     add(
       ['resources', 'requests', 'storage'],

@@ -22,7 +22,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { forbiddenValue, invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
 import { dns1123LabelProblems, dns1123SubdomainProblems, type Add } from './label-syntax.js';
 import { nodeSelectorProblems } from './pod-affinity.js';
-import { parseResourceQuantity, quantityError } from './resource-quantity.js';
+import { writtenQuantity } from './resource-quantity.js';
 
 /** A PersistentVolume's sources, in the order `ValidatePersistentVolumeSpec` counts them. */
 const PERSISTENT_VOLUME_SOURCES = [
@@ -136,13 +136,9 @@ function capacityProblems(capacity: unknown, add: Add): void {
     const quantity = resources[name];
     if (typeof quantity !== 'string' && typeof quantity !== 'number') continue;
     const text = String(quantity);
-    let units: bigint;
-    try {
-      units = parseResourceQuantity(text).units;
-    } catch {
-      add(['capacity', name], 'quantity', quantityError(text));
-      continue;
-    }
+    // One that does not parse is the schema walk's (`structural-validator.ts`).
+    const units = writtenQuantity(quantity)?.units;
+    if (units === undefined) continue;
     if (units <= 0n) {
       add(['capacity', name], 'quantity', invalidValue(text, 'must be greater than zero'));
     }

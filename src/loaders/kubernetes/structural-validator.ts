@@ -8,7 +8,10 @@
  *
  * As the API server decodes a built-in object: `null` is accepted anywhere (it decodes to the
  * field's zero value, as in `creationTimestamp: null`), an `int32` must fit 32 bits, a `byte`
- * string must be base64 (in Go's words where it is not: `go-base64.ts`) and a `date-time` RFC 3339.
+ * string must be base64 (in Go's words where it is not: `go-base64.ts`), a `date-time` RFC 3339
+ * and a quantity (a node with {@link QUANTITY_MARK}) must parse (`resource.ParseQuantity`, in its
+ * words: `quantities must match the regular expression ...`). The per-kind checks that read a
+ * quantity's value leave one that does not parse to this walk.
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
@@ -18,6 +21,8 @@ import type { SchemaProblem } from '../schema-compiler.js';
 import { duplicateItem, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
 import { base64Error } from './go-base64.js';
 import { goRequiredMessage } from './go-required-field.js';
+import { QUANTITY_MARK } from './builtin-schema.js';
+import { parseResourceQuantity, quantityError } from './resource-quantity.js';
 
 /** A pod's container lists, whose items' names the Go checks refuse to repeat. */
 const CONTAINER_LIST_NAMES = new Set(['containers', 'initContainers', 'ephemeralContainers']);
@@ -81,6 +86,7 @@ function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaPr
   }
   const format = schema.format;
   if (typeof format === 'string') checkFormat(value, format, problem);
+  if (schema[QUANTITY_MARK] === true) checkQuantity(value, problem);
   if (Array.isArray(value)) {
     const items = schema.items;
     if (isPlainObject(items)) {
@@ -155,6 +161,16 @@ function hasType(value: unknown, type: unknown): boolean {
       return typeof value === 'boolean';
     default:
       return true;
+  }
+}
+
+function checkQuantity(value: unknown, problem: (keyword: string, message: string) => void): void {
+  if (typeof value !== 'string' && typeof value !== 'number') return;
+  const text = String(value);
+  try {
+    parseResourceQuantity(text);
+  } catch {
+    problem('quantity', quantityError(text));
   }
 }
 
