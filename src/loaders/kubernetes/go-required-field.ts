@@ -2,8 +2,8 @@
  * A required field a built-in object leaves out, as the API server's Go validation says it: at
  * the field, `Required value` (`field.Required`), with the detail a few of its checks add, and
  * the one check that finds the empty value instead (an owner reference's `uid`, which Go decodes
- * as `""`). Read from `pkg/apis/admissionregistration/validation`, `pkg/apis/networking/validation`
- * and apimachinery's `ValidateOwnerReferences`.
+ * as `""`). Read from `pkg/apis/admissionregistration/validation`, `pkg/apis/networking/validation`,
+ * `pkg/apis/rbac/validation` and apimachinery's `ValidateOwnerReferences`.
  */
 
 /** What Go says of a missing `key` of the object at `path` (a built-in object's field path). */
@@ -15,6 +15,10 @@ export function goRequiredMessage(path: readonly string[], key: string): string 
   }
   if (key === 'pathType' && parent === 'paths') {
     return 'Required value: pathType must be specified';
+  }
+  if (key === 'verbs' && parent === 'rules') {
+    // A Role's or a ClusterRole's rule (`ValidatePolicyRule`).
+    return 'Required value: verbs must contain at least one value';
   }
   if (key === 'uid' && parent === 'ownerReferences') {
     return 'Invalid value: "": uid must not be empty';

@@ -553,6 +553,12 @@ describe("a Role's and a ClusterRole's rules (ValidatePolicyRule)", () => {
       ],
     ]);
   });
+
+  it('reports a rule that leaves out its verbs once, in Go words', () => {
+    expect(load(role('Role', '  - { apiGroups: [""], resources: [pods] }\n')).map(at)).toEqual([
+      ['/rules/0/verbs', 'Required value: verbs must contain at least one value'],
+    ]);
+  });
 });
 
 describe("a built-in object's missing required field, in the API server's words", () => {
