@@ -173,7 +173,8 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
     path: (string | number)[],
     fields: Readonly<Record<string, Checked | undefined>>,
   ): void => {
-    found.push(...listExpressions(list, path, fields));
+    // A blank one is the API server's `Required value` (`match-conditions.ts`, `admission-policies.ts`).
+    found.push(...listExpressions(list, path, fields).filter(({ source }) => source.trim() !== ''));
   };
   const sees = (...names: (string | false)[]): ReadonlySet<string> =>
     new Set([...ALWAYS, ...names.filter((name): name is string => name !== false)]);

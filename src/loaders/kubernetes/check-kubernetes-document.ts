@@ -33,6 +33,7 @@ import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
 import { storageWarningProblems } from './storage-warnings.js';
+import { admissionPolicyProblems } from './admission-policies.js';
 import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
 import { priorityClassProblems } from './priority-classes.js';
@@ -224,6 +225,7 @@ export function checkKubernetesDocument(
           ...storageClassProblems(document, group, kind.kind),
           ...csiDriverProblems(document, group, kind.kind),
           ...webhookConfigurationProblems(document, group, kind.kind),
+          ...admissionPolicyProblems(document, group, kind.kind),
           ...horizontalPodAutoscalerProblems(document, group, kind.kind),
           ...priorityClassProblems(document, group, kind.kind),
           ...limitRangeProblems(document, group, kind.kind),

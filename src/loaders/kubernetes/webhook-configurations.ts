@@ -13,7 +13,7 @@
  *   (a name, a namespace, a port 1-65535, a path of DNS-1123 segments), not both;
  * - `admissionReviewVersions` are DNS-1035 labels, none twice, one of them `v1` or `v1beta1`.
  *
- * `matchConditions` are CEL, parsed by `admission-expressions.ts`. Each problem at its
+ * `matchConditions` are named (`match-conditions.ts`) CEL, compiled by `admission-expressions.ts`. Each problem at its
  * field, in the API server's words (Go reports a service's missing namespace at `name` and the
  * reverse, kubernetes#141353; the finding points at the field as written).
  */
@@ -34,6 +34,7 @@ import {
   labelSelectorProblems,
   type Add,
 } from './label-syntax.js';
+import { matchConditionProblems } from './match-conditions.js';
 
 const KINDS = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
@@ -64,7 +65,7 @@ export function webhookConfigurationProblems(
     if (Array.isArray(hook.rules)) {
       hook.rules.forEach((rule: unknown, j) => {
         if (isPlainObject(rule)) {
-          ruleProblems(rule, (path, keyword, message) =>
+          ruleWithOperationsProblems(rule, (path, keyword, message) =>
             add(['rules', j, ...path], keyword, message),
           );
         }
@@ -94,6 +95,9 @@ export function webhookConfigurationProblems(
         add(['clientConfig', ...path], keyword, message),
       );
     }
+    matchConditionProblems(hook.matchConditions, (path, keyword, message) =>
+      add(['matchConditions', ...path], keyword, message),
+    );
     if (Array.isArray(hook.admissionReviewVersions)) {
       reviewVersionProblems(hook.admissionReviewVersions, (path, keyword, message) =>
         add(['admissionReviewVersions', ...path], keyword, message),
@@ -121,8 +125,11 @@ function fullyQualifiedNameProblems(name: string, add: Add): void {
   }
 }
 
-/** `validateRuleWithOperations` (the operations' closed set is the OpenAPI's). */
-function ruleProblems(rule: Record<string, unknown>, add: Add): void {
+/**
+ * `validateRuleWithOperations` (the operations' closed set is the OpenAPI's), of a webhook's rule
+ * and of an admission policy's.
+ */
+export function ruleWithOperationsProblems(rule: Record<string, unknown>, add: Add): void {
   const list = (field: string): string[] =>
     Array.isArray(rule[field])
       ? (rule[field] as unknown[]).filter((v): v is string => typeof v === 'string')
