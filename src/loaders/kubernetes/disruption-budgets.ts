@@ -2,13 +2,15 @@
  * What the API server checks of a PodDisruptionBudget in Go that the OpenAPI does not
  * (k8s.io/kubernetes `pkg/apis/policy/validation` `ValidatePodDisruptionBudgetSpec`): it bounds
  * the disruption by `minAvailable` or by `maxUnavailable`, not by both, each a count not negative
- * or a percentage of at most 100% (`ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`).
+ * or a percentage of at most 100% (`ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`),
+ * and selects pods by a well-formed label selector (`ValidateLabelSelector`).
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { invalidStructValue } from './go-field-error.js';
+import { labelSelectorProblems } from './label-syntax.js';
 import { intOrPercentProblems } from './rollout-bounds.js';
 
 /** The problems of a built-in document of `group`/`kind` (none but for a PodDisruptionBudget). */
@@ -34,6 +36,9 @@ export function disruptionBudgetProblems(
   };
   intOrPercentProblems(spec.minAvailable, ['spec', 'minAvailable'], add, true);
   intOrPercentProblems(spec.maxUnavailable, ['spec', 'maxUnavailable'], add, true);
+  labelSelectorProblems(spec.selector, (path, keyword, message) =>
+    add(['spec', 'selector', ...path.map(String)], keyword, message),
+  );
   return problems;
 }
 

@@ -1,15 +1,19 @@
 /**
  * What the API server checks of a PersistentVolumeClaim's spec in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `ValidatePersistentVolumeClaimSpec`): an access mode at least,
- * `ReadWriteOncePod` alone, a data source of the core group a claim, and a storage request that is a quantity greater than zero (a claim
+ * `ReadWriteOncePod` alone, a well-formed label selector, a storage class named as a DNS
+ * subdomain, a data source of the core group a claim, and a storage request that is a quantity greater than zero (a claim
  * without one asks for nothing the provisioner can size). Each problem at its field, in the API
- * server's words. An ephemeral volume's claim template is checked the same way.
+ * server's words. An ephemeral volume's claim template is checked the same way; a claim's
+ * `dataSource` beside a `dataSourceRef` must name the same object (checked for a claim only: Go
+ * prints the field's path as the value).
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { dns1123SubdomainProblems, labelSelectorProblems } from './label-syntax.js';
 import { writtenQuantity } from './resource-quantity.js';
 
 /** The spec problems of a built-in document of `group`/`kind` (a PersistentVolumeClaim's only). */
@@ -20,9 +24,11 @@ export function persistentVolumeClaimProblems(
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'PersistentVolumeClaim' || !isPlainObject(document.spec)) return [];
   const problems: SchemaProblem[] = [];
-  claimSpecProblems(document.spec, (path, keyword, message) => {
+  const add: Add = (path, keyword, message) => {
     problems.push({ path: jsonPointer(['spec', ...path]), part: 'value', keyword, message });
-  });
+  };
+  claimSpecProblems(document.spec, add);
+  dataSourceRefProblems(document.spec, add);
   return problems;
 }
 
@@ -42,6 +48,15 @@ export function claimSpecProblems(spec: Record<string, unknown>, add: Add): void
       'access-modes',
       forbiddenValue('may not use ReadWriteOncePod with other access modes'),
     );
+  }
+  labelSelectorProblems(spec.selector, (path, keyword, message) =>
+    add(['selector', ...path], keyword, message),
+  );
+  const className = spec.storageClassName;
+  if (typeof className === 'string' && className !== '') {
+    for (const message of dns1123SubdomainProblems(className)) {
+      add(['storageClassName'], 'class-name', invalidValue(className, message));
+    }
   }
   // `validateDataSource`: a source of the core group is a claim (a snapshot names its group).
   const source = spec.dataSource;
@@ -85,6 +100,26 @@ export function claimSpecProblems(spec: Record<string, unknown>, add: Add): void
         units < 0n ? 'must be greater than or equal to 0' : 'must be greater than zero',
       ),
     );
+  }
+}
+
+/**
+ * A claim's `dataSource` beside its `dataSourceRef`: the same group (an unset one is not `""`),
+ * kind and name (`isDataSourceEqualDataSourceRef`).
+ */
+function dataSourceRefProblems(spec: Record<string, unknown>, add: Add): void {
+  const source = spec.dataSource;
+  const ref = spec.dataSourceRef;
+  if (!isPlainObject(source) || !isPlainObject(ref)) return;
+  // A ref to another namespace is an alpha feature's (the field is dropped when it is off).
+  if (typeof ref.namespace === 'string' && ref.namespace !== '') return;
+  const group = (value: unknown): unknown => (value === null ? undefined : value);
+  if (
+    group(source.apiGroup) !== group(ref.apiGroup) ||
+    source.kind !== ref.kind ||
+    source.name !== ref.name
+  ) {
+    add([], 'data-source', 'Invalid value: spec.dataSource: must match dataSourceRef');
   }
 }
 
