@@ -34,6 +34,8 @@ import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
 import { storageWarningProblems } from './storage-warnings.js';
 import { admissionPolicyProblems } from './admission-policies.js';
+import { leaseProblems } from './leases.js';
+import { namespaceProblems } from './namespaces.js';
 import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
 import { priorityClassProblems } from './priority-classes.js';
@@ -228,6 +230,8 @@ export function checkKubernetesDocument(
           ...admissionPolicyProblems(document, group, kind.kind),
           ...horizontalPodAutoscalerProblems(document, group, kind.kind),
           ...priorityClassProblems(document, group, kind.kind),
+          ...namespaceProblems(document, group, kind.kind),
+          ...leaseProblems(document, group, kind.kind),
           ...limitRangeProblems(document, group, kind.kind),
           ...resourceQuotaProblems(document, group, kind.kind),
           ...apiServiceProblems(document, group, kind.kind),
