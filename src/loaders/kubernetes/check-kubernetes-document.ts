@@ -221,7 +221,7 @@ export function checkKubernetesDocument(
           ...servicePortProblems(document, group, kind.kind),
           ...serviceSpecProblems(document, group, kind.kind, release),
           ...endpointsProblems(document, group, kind.kind, release),
-          ...persistentVolumeClaimProblems(document, group, kind.kind),
+          ...persistentVolumeClaimProblems(document, group, kind.kind, release),
           ...persistentVolumeProblems(document, group, kind.kind),
           ...storageWarningProblems(document, group, kind.kind),
           ...storageClassProblems(document, group, kind.kind),

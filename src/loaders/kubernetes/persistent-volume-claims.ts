@@ -6,13 +6,15 @@
  * without one asks for nothing the provisioner can size). Each problem at its field, in the API
  * server's words. An ephemeral volume's claim template is checked the same way; a claim's
  * `dataSource` beside a `dataSourceRef` must name the same object (checked for a claim only: Go
- * prints the field's path as the value).
+ * prints the field's path as the value), and so must its `volumeAttributesClassName` be a DNS
+ * subdomain, from 1.34 (the VolumeAttributesClass feature on by default).
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { dns1123SubdomainProblems, labelSelectorProblems } from './label-syntax.js';
 import { writtenQuantity } from './resource-quantity.js';
 
@@ -21,6 +23,7 @@ export function persistentVolumeClaimProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'PersistentVolumeClaim' || !isPlainObject(document.spec)) return [];
   const problems: SchemaProblem[] = [];
@@ -29,6 +32,17 @@ export function persistentVolumeClaimProblems(
   };
   claimSpecProblems(document.spec, add);
   dataSourceRefProblems(document.spec, add);
+  // VolumeAttributesClass is on by default from 1.34 (GA); before, the field is dropped unread.
+  const attributesClass = document.spec.volumeAttributesClassName;
+  if (
+    releaseAtLeast(release, '1.34') &&
+    typeof attributesClass === 'string' &&
+    attributesClass !== ''
+  ) {
+    for (const message of dns1123SubdomainProblems(attributesClass)) {
+      add(['volumeAttributesClassName'], 'class-name', invalidValue(attributesClass, message));
+    }
+  }
   return problems;
 }
 

@@ -148,4 +148,21 @@ spec:
 `),
     ).toEqual([]);
   });
+
+  it('refuses a volume attributes class that is no DNS subdomain from 1.34, when the feature is on', () => {
+    const claim = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: vac}
+spec:
+  accessModes: [ReadWriteOnce]
+  volumeAttributesClassName: Gold_IOPS
+  resources: {requests: {storage: 1Gi}}
+`;
+    const on = loadManifests([{ path: 'app.yaml', text: claim }], { kubernetesVersion: '1.34' });
+    const off = loadManifests([{ path: 'app.yaml', text: claim }], { kubernetesVersion: '1.33' });
+    expect(on.findings.map(at)).toEqual([
+      ['/spec/volumeAttributesClassName', `Invalid value: "Gold_IOPS": ${SUBDOMAIN}`],
+    ]);
+    expect(off.findings.map(at)).toEqual([]);
+  });
 });
