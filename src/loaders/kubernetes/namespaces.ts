@@ -11,9 +11,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue } from './go-field-error.js';
 import { qualifiedNameProblems } from './label-syntax.js';
-
-/** The finalizers that need no domain (`IsStandardFinalizerName`). */
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+import { NOT_QUALIFIED_FINALIZER, STANDARD_FINALIZERS } from './object-meta.js';
 
 /** The problems of a built-in document of `group`/`kind` (a Namespace's only). */
 export function namespaceProblems(
@@ -37,7 +35,7 @@ export function namespaceProblems(
     };
     qualifiedNameProblems(finalizer).forEach(add);
     if (!finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
-      add('name is neither a standard finalizer name nor is it fully qualified');
+      add(NOT_QUALIFIED_FINALIZER);
     }
   });
   return problems;

@@ -2,7 +2,9 @@
  * What the API server checks of an object's metadata in Go, beyond its OpenAPI schema: the name's
  * syntax for the kind (apimachinery's `ValidateObjectMeta` with the kind's name rule), and the
  * syntax of label keys and values and annotation keys (`ValidateLabels`,
- * `ValidateAnnotations`). Each problem is a finding at its node.
+ * `ValidateAnnotations`). The groups whose Go validation calls the core group's `ValidateObjectMeta`
+ * also need a finalizer without a `domain/` prefix to be a standard one (`validateKubeFinalizerName`).
+ * Each problem is a finding at its node.
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -37,6 +39,20 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
 type NameRule = 'dns-1123-label' | 'dns-1035-label' | 'dns-1123-subdomain' | 'path-segment';
 
 /**
+ * The groups whose kinds' metadata Go checks with `pkg/apis/core/validation`'s `ValidateObjectMeta`
+ * (the core group, `apps`, `batch`), which adds `validateKubeFinalizerName`.
+ */
+const KUBE_FINALIZER_GROUPS = new Set(['', 'apps', 'batch']);
+/** The finalizers that need no domain (`IsStandardFinalizerName`). */
+export const STANDARD_FINALIZERS: ReadonlySet<string> = new Set([
+  'kubernetes',
+  'orphan',
+  'foregroundDeletion',
+]);
+export const NOT_QUALIFIED_FINALIZER =
+  'name is neither a standard finalizer name nor is it fully qualified';
+
+/**
  * The metadata problems of a document of `group`/`kind`; `builtin`: a kind of Kubernetes itself
  * (its name rule is the kind's, a DNS subdomain unless listed), else a custom resource (a DNS
  * subdomain: the API server's `customResourceValidator` checks its name with
@@ -55,7 +71,21 @@ export function objectMetaProblems(
   if (builtin && group === 'certificates.k8s.io' && kind === 'ClusterTrustBundle') {
     return trustBundleMetaProblems(metadata, document?.spec);
   }
-  return metadataProblems(metadata, ['metadata'], rule, true);
+  const problems = metadataProblems(metadata, ['metadata'], rule, true);
+  if (builtin && KUBE_FINALIZER_GROUPS.has(group) && isPlainObject(metadata)) {
+    const finalizers = Array.isArray(metadata.finalizers) ? metadata.finalizers : [];
+    finalizers.forEach((finalizer: unknown, i) => {
+      if (typeof finalizer !== 'string' || finalizer.includes('/')) return;
+      if (STANDARD_FINALIZERS.has(finalizer)) return;
+      problems.push({
+        path: jsonPointer(['metadata', 'finalizers', i]),
+        part: 'value',
+        keyword: 'finalizer',
+        message: invalidValue(finalizer, NOT_QUALIFIED_FINALIZER),
+      });
+    });
+  }
+  return problems;
 }
 
 /**

@@ -61,3 +61,37 @@ spec: {holderIdentity: x, leaseDurationSeconds: 15, leaseTransitions: 0}
     ]);
   });
 });
+
+describe('metadata finalizers of the core group, apps and batch (validateKubeFinalizerName)', () => {
+  it('refuses one without a domain that is not standard, and takes it on a custom kind of group', () => {
+    expect(
+      load(`apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, finalizers: [my-finalizer, kubernetes, example.com/cleanup]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d, finalizers: [foregroundDeletion, cleanup]}
+spec:
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: i, finalizers: [cleanup]}
+spec: {controller: example.com/ingress}
+`).map(at),
+    ).toEqual([
+      [
+        '/metadata/finalizers/0',
+        'Invalid value: "my-finalizer": name is neither a standard finalizer name nor is it fully qualified',
+      ],
+      [
+        '/metadata/finalizers/1',
+        'Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+      ],
+    ]);
+  });
+});

@@ -436,6 +436,8 @@ metadata: { name: b, finalizers: [orphan, foregroundDeletion] }
 `);
     expect(findings.map((f) => [f.line, f.pointer, f.message.slice(0, 60)])).toEqual([
       [3, '/metadata/finalizers/2', 'Invalid value: "Bad Finalizer": name part must consist of al'],
+      // A ConfigMap's metadata is the core group's `ValidateObjectMeta`'s: `validateKubeFinalizerName`.
+      [3, '/metadata/finalizers/2', 'Invalid value: "Bad Finalizer": name is neither a standard f'],
       [7, '/metadata/finalizers', 'Invalid value: ["orphan","foregroundDeletion"]: finalizer or'],
     ]);
   });
