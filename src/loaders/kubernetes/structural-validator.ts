@@ -33,11 +33,14 @@ const CONTAINER_LIST_NAMES = new Set(['containers', 'initContainers', 'ephemeral
  * `env` and a pod's `imagePullSecrets` and `hostAliases` it takes with a warning
  * (`pkg/api/pod/warnings.go`); a repeated container, volume, mount path or device is the Go
  * check's (`validateContainers`, `ValidateVolumes`, `ValidateVolumeMounts`,
- * `ValidateVolumeDevices`: `container-checks.ts`, `pod-volumes.ts`), at the field it repeats.
+ * `ValidateVolumeDevices`: `container-checks.ts`, `pod-volumes.ts`), at the field it repeats; so is
+ * a repeated webhook or match condition name (`webhook-configurations.ts`, `match-conditions.ts`).
  */
 function repeatedItemRule(path: readonly string[]): 'refuses' | 'warns' | 'go-reports' {
   const list = path.at(-1) ?? '';
   if (CONTAINER_LIST_NAMES.has(list)) return 'go-reports';
+  if (list === 'matchConditions') return 'go-reports';
+  if (list === 'webhooks' && path.length === 1) return 'go-reports';
   if (list === 'volumes' && path.at(-2) === 'spec') return 'go-reports';
   const inContainer = CONTAINER_LIST_NAMES.has(path.at(-3) ?? '');
   if (inContainer && (list === 'volumeMounts' || list === 'volumeDevices')) return 'go-reports';

@@ -4,7 +4,7 @@
  * on create), beyond the closed sets its OpenAPI carries:
  *
  * - a webhook's name is a fully qualified DNS name of three segments at least
- *   (`webhook.example.com`) (two webhooks of one name are the OpenAPI's list map's to report);
+ *   (`webhook.example.com`), and no two webhooks have one name;
  * - its rules name operations, API groups, API versions and resources, a `*` alone, and
  *   resources and subresources without overlapping wildcards;
  * - `sideEffects` is `None` or `NoneOnDryRun` (`Some` and `Unknown` only stay on objects made
@@ -22,6 +22,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import {
+  duplicateValue,
   invalidStringList,
   invalidValue,
   requiredValue,
@@ -50,6 +51,7 @@ export function webhookConfigurationProblems(
   if (group !== 'admissionregistration.k8s.io' || !KINDS.has(kind)) return [];
   if (!Array.isArray(document.webhooks)) return [];
   const problems: SchemaProblem[] = [];
+  const names = new Set<string>();
   document.webhooks.forEach((hook: unknown, i) => {
     if (!isPlainObject(hook)) return;
     const add: Add = (path, keyword, message) => {
@@ -62,6 +64,10 @@ export function webhookConfigurationProblems(
     };
     const name = hook.name;
     if (typeof name === 'string') fullyQualifiedNameProblems(name, add);
+    if (typeof name === 'string' && name !== '') {
+      if (names.has(name)) add(['name'], 'duplicate', duplicateValue(name));
+      names.add(name);
+    }
     if (Array.isArray(hook.rules)) {
       hook.rules.forEach((rule: unknown, j) => {
         if (isPlainObject(rule)) {

@@ -180,7 +180,7 @@ describe('a ValidatingAdmissionPolicyBinding (validateValidatingAdmissionPolicyB
 });
 
 describe('match conditions (validateMatchCondition)', () => {
-  it("refuses a name that is no qualified name or is empty, in a webhook's and a policy's", () => {
+  it("refuses a name that is no qualified name, is empty or is repeated, in a webhook's and a policy's", () => {
     expect(
       load(`apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -194,6 +194,7 @@ webhooks:
   - {name: "exclude leases", expression: "true"}
   - {name: "", expression: "true"}
   - {name: blank, expression: "   "}
+  - {name: blank, expression: "true"}
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -207,6 +208,7 @@ ${RULES}  matchConditions:
       ['/webhooks/0/matchConditions/0/name', `Invalid value: "exclude leases": ${NAME_PART}`],
       ['/webhooks/0/matchConditions/1/name', 'Required value'],
       ['/webhooks/0/matchConditions/2/expression', 'Required value'],
+      ['/webhooks/0/matchConditions/3/name', 'Duplicate value: "blank"'],
       ['/spec/matchConditions/0/name', `Invalid value: "not kube-system!": ${NAME_PART}`],
     ]);
   });
