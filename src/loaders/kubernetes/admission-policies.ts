@@ -16,7 +16,8 @@
  * - both match resources by rules as a webhook does (`webhook-configurations.ts`), with
  *   well-formed label selectors.
  *
- * The expressions themselves are compiled by `admission-expressions.ts`. What the API server
+ * A MutatingAdmissionPolicy's match conditions are named as a validating policy's. The
+ * expressions themselves are compiled by `admission-expressions.ts`. What the API server
  * defaults is not asked for: a policy's `failurePolicy`, a match's `matchPolicy` and selectors.
  * Each problem at its field, in the API server's words.
  */
@@ -44,6 +45,11 @@ import { matchConditionProblems } from './match-conditions.js';
 import { ruleWithOperationsProblems } from './webhook-configurations.js';
 
 const GROUP = 'admissionregistration.k8s.io';
+const POLICY_KINDS = new Set([
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'MutatingAdmissionPolicy',
+]);
 /** `supportedValidationPolicyReason`, sorted as Go lists a set. */
 const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
@@ -80,17 +86,17 @@ export function admissionPolicyProblems(
   group: string,
   kind: string,
 ): SchemaProblem[] {
-  if (group !== GROUP) return [];
-  if (kind !== 'ValidatingAdmissionPolicy' && kind !== 'ValidatingAdmissionPolicyBinding') {
-    return [];
-  }
+  if (group !== GROUP || !POLICY_KINDS.has(kind)) return [];
   const spec = document.spec;
   if (!isPlainObject(spec)) return [];
   const problems: SchemaProblem[] = [];
   const add: Add = (path, keyword, message) => {
     problems.push({ path: jsonPointer(['spec', ...path]), part: 'value', keyword, message });
   };
-  if (kind === 'ValidatingAdmissionPolicy') {
+  if (kind === 'MutatingAdmissionPolicy') {
+    // Only its match conditions, named as a validating policy's (`validateMatchConditions`).
+    matchConditionProblems(spec.matchConditions, at(add, 'matchConditions'));
+  } else if (kind === 'ValidatingAdmissionPolicy') {
     const metadata = document.metadata;
     const name = isPlainObject(metadata) ? metadata.name : undefined;
     policySpecProblems(spec, typeof name === 'string' ? name : '', add);

@@ -203,13 +203,31 @@ spec:
 ${RULES}  matchConditions:
   - {name: "not kube-system!", expression: "true"}
   validations: [{expression: "true"}]
-`).map(at),
+---
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: map}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  matchConditions:
+  - {name: once, expression: "true"}
+  - {name: once, expression: "true"}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration: {expression: "Object{}"}
+  reinvocationPolicy: Never
+`)
+        .filter((f) => f.code !== 'api-warning')
+        .map(at),
     ).toEqual([
       ['/webhooks/0/matchConditions/0/name', `Invalid value: "exclude leases": ${NAME_PART}`],
       ['/webhooks/0/matchConditions/1/name', 'Required value'],
       ['/webhooks/0/matchConditions/2/expression', 'Required value'],
       ['/webhooks/0/matchConditions/3/name', 'Duplicate value: "blank"'],
       ['/spec/matchConditions/0/name', `Invalid value: "not kube-system!": ${NAME_PART}`],
+      ['/spec/matchConditions/1/name', 'Duplicate value: "once"'],
     ]);
   });
 });
