@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import {
   CONFIG_FILE_NAMES,
   ConfigError,
@@ -121,6 +122,12 @@ async function findConfigFile(location: ConfigLocation): Promise<string | undefi
     const kind = await kindOf(full);
     if (kind === 'directory') starts.push(full);
     else if (kind !== undefined) starts.push(path.dirname(full));
+    else {
+      // A glob (`-f 'manifests/*.yaml'`, quoted so that cosi expands it): from the directory it
+      // looks in, as from the files the shell would have named.
+      const base = globBase(given);
+      if (base !== undefined) starts.push(path.resolve(location.cwd, base));
+    }
   }
   starts.push(location.cwd);
   const searched = new Set<string>();
@@ -186,6 +193,12 @@ async function upToRepositoryRoot(start: string): Promise<string[]> {
     if (path.dirname(dir) === dir) break;
   }
   return dirs;
+}
+
+/** The directory a glob looks in (`manifests` of `manifests/*.yaml`); `undefined`: no glob. */
+function globBase(given: string): string | undefined {
+  const scan = picomatch.scan(given.split(path.sep).join('/'));
+  return scan.isGlob ? scan.base || '.' : undefined;
 }
 
 async function kindOf(file: string): Promise<'file' | 'directory' | 'other' | undefined> {

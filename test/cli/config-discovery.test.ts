@@ -28,6 +28,17 @@ describe('finding the config', () => {
     // The file's first run loads the engine and the config's compiler: over 5 s on a loaded machine.
   }, 60_000);
 
+  it('finds it next to the files a quoted glob matches, as next to those the shell names', async () => {
+    // Expanded by cosi, not by the shell: the glob names no file itself (review cli3 M1).
+    const r = await cli(['get', 'vm', '-f', 'fixtures/vm-network/*.yaml', '-o', 'name', '-q']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('vms.example.org/db-1\nvms.example.org/web-1\nvms.example.org/web-2\n');
+    const nested = await cli(['apply', '-f', 'fixtures/ci-layout/manifests/*.y*ml', '--stable']);
+    expect(nested.code).toBe(0);
+    expect(nested.stderr).toContain('3 controllers (fixtures/ci-layout/cosi.config.ts)');
+  });
+
   it('finds it at the root of a repository whose manifests are in a folder', async () => {
     const r = await cli(['apply', '-f', 'manifests/', '--stable'], { cwd: CI_LAYOUT });
     expect(r.code).toBe(0);
