@@ -213,6 +213,18 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(columns.stdout).toBe('db-1\nweb-1\nweb-2\n');
   });
 
+  it('--no-headers over several types prints no blank line between them, as kubectl', async () => {
+    // kubectl's get.go separates groups only when they have a header: `| while read` and
+    // `wc -l` then see one row per resource (review cli3 M3).
+    const both = await cli(['get', 'vm,host', ...EXAMPLE, '--no-headers']);
+    expect(both.code).toBe(0);
+    const lines = both.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines.every((l) => /^default\s+(VM|Host)\s/.test(l))).toBe(true);
+    const headed = await cli(['get', 'vm,host', ...EXAMPLE]);
+    expect(headed.stdout).toMatch(/\n\nNAMESPACE\s+TYPE\s+ID/);
+  });
+
   it('-n reads one namespace; with none given, every namespace is read', async () => {
     const minimal = ['get', 'machine', '-f', 'fixtures/minimal', '-q', '-o', 'name'];
     expect((await cli([...minimal, '-n', 'staging'])).stdout).toBe('vms.example.org/db-1\n');

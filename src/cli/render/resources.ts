@@ -262,8 +262,8 @@ function writeResourceTables(
   let first = true;
   for (const group of groups) {
     if (group.resources.length === 0) continue;
-    // A blank line between tables.
-    if (!first) out.push('\n');
+    // A blank line between tables; none without headers, as kubectl, so each line is a row.
+    if (!first && options.noHeaders !== true) out.push('\n');
     first = false;
     const { header, row } = resourceTableColumns(group, wide, options);
     // Made as the table reads them (twice: widths, then lines), not held.
