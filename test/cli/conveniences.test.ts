@@ -85,6 +85,34 @@ describe('choosing what to print', () => {
     expect((JSON.parse(one.stdout) as { metadata: { id: string } }).metadata.id).toBe('web-1');
   });
 
+  it('takes several TYPE/ID arguments, as kubectl get pod/a svc/b and what -o name prints', async () => {
+    const vm = ['-f', 'fixtures/vm-network', '-q'];
+    const names = await cli(['get', 'vm', ...vm, '-o', 'name']);
+    const again = await cli(['get', ...names.stdout.trim().split('\n'), ...vm, '-o', 'name']);
+    expect(again).toMatchObject({ code: 0, stdout: names.stdout, stderr: '' });
+    // Grouped by type, in the order the types come; each one not found said, exit 1.
+    const mixed = await cli(['get', 'vm/web-1', 'host/node-a', 'vm/nope', 'vm/db-1', ...vm]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stdout).toMatch(
+      /^NAMESPACE +TYPE +ID[^\n]*\ndefault +VM +db-1 [^\n]*\ndefault +VM +web-1 [^\n]*\n\nNAMESPACE[^\n]*\ndefault +Host +node-a /,
+    );
+    expect(mixed.stderr).toBe('cosi: resource "nope" of type "vm" not found\n');
+    // The type of each not found is the one it was asked with.
+    const other = await cli(['get', 'vm/web-1', 'host/web-1', ...vm, '-o', 'json']);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toBe('cosi: resource "web-1" of type "host" not found\n');
+    expect((JSON.parse(other.stdout) as unknown[]).length).toBe(1);
+    // The two forms mixed, or half a TYPE/ID, are usage errors that say what to write.
+    const both = await cli(['get', 'vm/web-1', 'web-2', ...vm]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('get: web-2: give every resource as TYPE/ID');
+    for (const half of ['vm/', '/web-1', 'vm/web-1,host/node-a']) {
+      const r = await cli(['get', half, ...vm]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`get: ${half}: expected TYPE/ID`);
+    }
+  });
+
   it('reports a type that controllers write but nothing defines, and get still answers it', async () => {
     await writeFile(
       path.join(dir, 'cosi.config.ts'),

@@ -25,13 +25,16 @@ export function defineGet(): Command {
     .description(
       'Runs the project like `cosi apply`, then prints the resources of one type (any alias, ' +
         'case-insensitive), of several (`vm,host`), or one resource by id (`vm web-1` or ' +
-        '`vm/web-1`).',
+        '`vm/web-1`), or several (`vm web-1 web-2`, `vm/web-1 host/node-a`).',
     )
     .argument(
       '<type>',
       'resource type or alias (e.g. vm, VMs.example.org, rd), vm,host, or vm/web-1',
     )
-    .argument('[ids...]', 'resource id, or several (as kubectl takes them)');
+    .argument(
+      '[ids...]',
+      'resource id, or several, or more TYPE/ID (as kubectl takes them, and -o name prints them)',
+    );
   addProjectOptions(command)
     .addOption(outputOption(GET_FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'namespace (default: all)')

@@ -52,18 +52,24 @@ export type GetResult =
       readonly run: ReportedRun<ResourceGroup[]>;
       readonly id?: string;
       /** Of several ids asked for, those not found (each said on stderr). */
-      readonly missingIds?: readonly string[];
+      readonly missingIds?: readonly MissingResource[];
     }
   | {
       readonly from: 'state';
       readonly groups: ResourceGroup[];
       readonly id?: string;
-      readonly missingIds?: readonly string[];
+      readonly missingIds?: readonly MissingResource[];
       /** A kind asked for could not be read (said on stderr as the state was read). */
       readonly unreadable?: true;
     }
   /** `-w`: everything was printed as it came. */
   | { readonly from: 'watch' };
+
+/** A resource asked for by id that is not there, with its type as the command line named it. */
+export interface MissingResource {
+  readonly type: string;
+  readonly id: string;
+}
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
 export const getCommand: CliCommand<[string, string[], GetFlags], GetResult> = {
@@ -82,10 +88,13 @@ export async function get(
   if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
   const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  const { type, ids } = splitTypeArgument(typeArgument, idArguments);
+  const requests = askedResources(typeArgument, idArguments);
+  // `vm/web-1 host/node-a`: several types, each with its ids, a list of those found.
+  const type = requests.map((r) => r.type).join(',');
+  const ids = requests.length === 1 ? (requests[0]?.ids ?? []) : requests.flatMap((r) => r.ids);
   // One id is kubectl's single object; several, a list of those found.
-  const id = ids.length === 1 ? ids[0] : undefined;
-  const several = ids.length > 1 ? ids : undefined;
+  const id = requests.length === 1 && ids.length === 1 ? ids[0] : undefined;
+  const several = id === undefined && ids.length > 0 ? ids : undefined;
   if (several !== undefined && flags.watch === true) {
     throw new CliError('get -w: one id, or a type, at a time');
   }
@@ -115,26 +124,35 @@ export async function get(
     findByName: (name: string) => catalog().findByName(name),
     kinds: () => catalog().kinds(),
   };
-  const select = (outcome: QueriedState): ResourceGroup[] =>
-    selectResources(
-      { ...outcome, builtins },
-      {
-        type: type.split(','),
-        ...(id !== undefined ? { id } : {}),
-        ...(several !== undefined ? { ids: several } : {}),
-        ...(namespace !== undefined ? { namespace } : {}),
-        ...(selector !== undefined ? { selector } : {}),
-      },
-    );
-  /** Of several ids, those no group holds. */
-  const notFound = (groups: readonly ResourceGroup[]): string[] => {
-    if (several === undefined) return [];
-    const found = new Set(groups.flatMap((g) => g.resources.map((r) => r.metadata.id)));
-    return several.filter((asked) => !found.has(asked));
+  /** Of several ids, those not found, per request (set as the resources are selected). */
+  let absent: MissingResource[] = [];
+  const select = (outcome: QueriedState): ResourceGroup[] => {
+    absent = [];
+    const selected = requests.map((request) => {
+      const groups = selectResources(
+        { ...outcome, builtins },
+        {
+          type: request.type.split(','),
+          ...(id !== undefined ? { id } : {}),
+          ...(several !== undefined ? { ids: request.ids } : {}),
+          ...(namespace !== undefined ? { namespace } : {}),
+          ...(selector !== undefined ? { selector } : {}),
+        },
+      );
+      if (several !== undefined) {
+        const found = new Set(groups.flatMap((g) => g.resources.map((r) => r.metadata.id)));
+        for (const asked of request.ids) {
+          if (!found.has(asked)) absent.push({ type: request.type, id: asked });
+        }
+      }
+      return groups;
+    });
+    return mergeGroups(selected.flat());
   };
+  const notFound = (): MissingResource[] => absent;
   // A resource asked for by id that is not there fails the command.
   const missing = (groups: readonly ResourceGroup[]): boolean =>
-    (id !== undefined && groups.length === 0) || notFound(groups).length > 0;
+    (id !== undefined && groups.length === 0) || absent.length > 0;
   const asked = id === undefined ? {} : { id };
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
@@ -152,7 +170,7 @@ export async function get(
       return { exitCode: EXIT.usage, result: { from: 'state', groups: [], unreadable: true } };
     }
     const groups = select({ project: view, snapshot: view.snapshot });
-    const missingIds = notFound(groups);
+    const missingIds = notFound();
     return {
       exitCode: missing(groups) ? EXIT.findings : EXIT.ok,
       result: { from: 'state', groups, ...asked, ...(missingIds.length > 0 ? { missingIds } : {}) },
@@ -160,7 +178,7 @@ export async function get(
   }
   const run = await convergeAndSelect(flags, io, [], select);
   const exitCode = run.converged && missing(run.converged.data) ? EXIT.findings : run.exitCode;
-  const missingIds = run.converged ? notFound(run.converged.data) : [];
+  const missingIds = run.converged ? notFound() : [];
   return {
     exitCode,
     result: { from: 'run', run, ...asked, ...(missingIds.length > 0 ? { missingIds } : {}) },
@@ -180,12 +198,14 @@ export function renderGet(
 ): void {
   if (result.from === 'watch') return;
   const format = parseGetFormat(flags.output);
-  const { type } = splitTypeArgument(typeArgument, idArguments);
+  const type = askedResources(typeArgument, idArguments)
+    .map((r) => r.type)
+    .join(',');
   const print = (groups: readonly ResourceGroup[]): void => {
     // As kubectl: those found on stdout, each one not found on stderr.
-    for (const missingId of result.missingIds ?? []) {
+    for (const absent of result.missingIds ?? []) {
       io.stderr.write(
-        `cosi: resource ${JSON.stringify(missingId)} of type ${JSON.stringify(type)} not found\n`,
+        `cosi: resource ${JSON.stringify(absent.id)} of type ${JSON.stringify(absent.type)} not found\n`,
       );
     }
     if (result.missingIds !== undefined && groups.length === 0) return;
@@ -222,14 +242,57 @@ export function renderGet(
   } else renderReportedRun(io, result.run, flags, print);
 }
 
-/** `vm/web-1` is `vm web-1`, as kubectl takes `TYPE/NAME`. */
-function splitTypeArgument(type: string, ids: readonly string[]): { type: string; ids: string[] } {
-  const slash = type.indexOf('/');
-  if (slash < 0) return { type, ids: [...ids] };
-  if (ids.length > 0) {
-    throw new CliError(`get: give the id once, as ${type} or as a second argument, not both`);
+/** What `get` asks for: a type (or several, `vm,host`) and its ids. */
+interface AskedResources {
+  readonly type: string;
+  readonly ids: readonly string[];
+}
+
+/**
+ * `vm web-1 web-2`, or, as kubectl takes `TYPE/NAME`, `vm/web-1` and `vm/web-1 host/node-a`
+ * (what `-o name` prints, so `cosi get $(cosi get vm -o name)` works): the ids of one type
+ * together, the types in the order given.
+ */
+function askedResources(type: string, ids: readonly string[]): AskedResources[] {
+  if (!type.includes('/')) return [{ type, ids: [...ids] }];
+  const asked: { type: string; ids: string[] }[] = [];
+  for (const argument of [type, ...ids]) {
+    const slash = argument.indexOf('/');
+    if (slash < 0) {
+      throw new CliError(
+        `get: ${argument}: give every resource as TYPE/ID (${type} host/node-a), or a type and then its ids (vm web-1 web-2), not both`,
+      );
+    }
+    const named = argument.slice(0, slash);
+    const id = argument.slice(slash + 1);
+    if (named === '' || id === '' || id.includes('/')) {
+      throw new CliError(
+        `get: ${argument}: expected TYPE/ID, one resource per argument (vm/web-1 host/node-a)`,
+      );
+    }
+    const same = asked.find((a) => a.type.toLowerCase() === named.toLowerCase());
+    if (same) same.ids.push(id);
+    else asked.push({ type: named, ids: [id] });
   }
-  return { type: type.slice(0, slash), ids: [type.slice(slash + 1)] };
+  return asked;
+}
+
+/** Groups of one type, from requests naming it by two aliases (`vm/a vms/b`), as one. */
+function mergeGroups(groups: readonly ResourceGroup[]): ResourceGroup[] {
+  const byType = new Map<string, ResourceGroup>();
+  for (const group of groups) {
+    const before = byType.get(group.type);
+    if (before === undefined) {
+      byType.set(group.type, group);
+      continue;
+    }
+    const seen = new Set(before.resources);
+    byType.set(group.type, {
+      ...before,
+      resources: [...before.resources, ...group.resources.filter((r) => !seen.has(r))],
+    });
+  }
+  return [...byType.values()];
 }
 
 /**
