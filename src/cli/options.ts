@@ -49,6 +49,20 @@ export const collectList = (value: string, previous: string[] | undefined): stri
 ];
 
 /**
+ * `-t vm,host -t nc`: repeatable, and comma-separated, as `get vm,host` takes types. An empty
+ * value stays, to be refused as the type it does not name, rather than select every type.
+ */
+export const collectTypes = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...(value.trim() === ''
+    ? ['']
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '')),
+];
+
+/**
  * `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. An empty value stays, to be
  * reported as kubectl reports it (`-f "$DIR"` with the variable unset); a list's empty entry
  * (`-f a.yaml,`) does not.

@@ -75,6 +75,16 @@ describe('choosing what to print', () => {
     expect(r.stdout).not.toMatch(/\bNetworkConfig\b/);
   });
 
+  it('takes -t comma-separated in apply and graph, as get takes vm,host (review cli3 M4)', async () => {
+    const vm = ['-f', 'fixtures/vm-network', '-q'];
+    const repeated = await cli(['apply', ...vm, '-t', 'vm', '-t', 'host', '-o', 'name']);
+    const listed = await cli(['apply', ...vm, '-t', 'vm,host', '-o', 'name']);
+    expect(listed).toMatchObject({ code: 0, stdout: repeated.stdout, stderr: '' });
+    const graphRepeated = await cli(['graph', ...vm, '-t', 'vm', '-t', 'host', '-o', 'json']);
+    const graphListed = await cli(['graph', ...vm, '-t', 'vm,host', '-o', 'json']);
+    expect(graphListed).toMatchObject({ code: 0, stdout: graphRepeated.stdout, stderr: '' });
+  });
+
   it('takes get TYPE,TYPE and get TYPE/ID as kubectl does', async () => {
     const both = await cli(['get', 'vm,host', '-f', 'fixtures/vm-network', '-o', 'json', '-q']);
     const types = new Set(

@@ -517,6 +517,22 @@ export default defineConfig({
     expect(view.controllers[0]).toMatchObject({ condition: 'backoff', retryIn: 750 });
   }, 30_000);
 
+  it('-t shows several types, repeated or comma-separated, as apply and graph take them', async () => {
+    const { rounds } = await start();
+    const shown = (type: readonly string[]): string[] =>
+      createRoundViews({ stable: true, query: { type } })(rounds[0] as WatchRound).groups.map(
+        (g) => g.type,
+      );
+    expect(shown(['vm', 'host']).sort()).toEqual(['Hosts.example.org', 'VMs.example.org']);
+    expect(shown(['vm'])).toEqual(['VMs.example.org']);
+    // From the command line, `-t vm,host` (review cli3 M4).
+    const { defineWatch } = await import('../../src/cli/commands/watch-definition.js');
+    const parsed = defineWatch().exitOverride().parse(['-t', 'vm,host', '-t', 'nc'], {
+      from: 'user',
+    });
+    expect(parsed.opts().type).toEqual(['vm', 'host', 'nc']);
+  });
+
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();
     watcher.emit('change', 'vms.yaml');

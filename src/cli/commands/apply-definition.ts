@@ -3,7 +3,7 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
+import { addPathArguments, addProjectOptions, collectTypes, outputOption } from '../options.js';
 import { addTraceOption } from '../trace-file.js';
 
 /** The output formats of `cosi apply`. */
@@ -26,7 +26,11 @@ export function defineApply(): Command {
       '-l, --selector <selector>',
       'print only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
-    .option('-t, --type <type>', 'print only this type, any alias (repeatable)', collect)
+    .option(
+      '-t, --type <type>',
+      'print only this type, any alias (repeatable, or comma-separated)',
+      collectTypes,
+    )
     .option(
       '--require-ready',
       'exit 1 when a kro RGD instance stays in progress (waits on status no controller writes)',

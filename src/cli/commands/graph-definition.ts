@@ -3,7 +3,13 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
+import {
+  addPathArguments,
+  addProjectOptions,
+  collect,
+  collectTypes,
+  outputOption,
+} from '../options.js';
 import { GRAPH_FORMATS } from '../render/graph/graph-formats.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
 import { DEFAULT_MAX_NODES } from '../graph-node-limit.js';
@@ -48,7 +54,11 @@ export function defineGraph(): Command {
       'only the graph around this controller (repeatable)',
       collect,
     )
-    .option('-t, --type <type>', 'only the graph around this type, any alias (repeatable)', collect)
+    .option(
+      '-t, --type <type>',
+      'only the graph around this type, any alias (repeatable, or comma-separated)',
+      collectTypes,
+    )
     .option(
       '--focus <type/id>',
       'only the resources around this one (TYPE/ID or NAMESPACE/TYPE/ID, any type alias; the ID may hold a /), their types and writers; implies --resources',

@@ -3,7 +3,7 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, addProjectOptions, outputOption } from '../options.js';
+import { addPathArguments, addProjectOptions, collectTypes, outputOption } from '../options.js';
 import { addTraceOption } from '../trace-file.js';
 
 /** `cosi watch`: its commander definition. */
@@ -29,7 +29,11 @@ export function defineWatch(): Command {
     );
   addTraceOption(addProjectOptions(addPathArguments(command)))
     .option('-n, --namespace <namespace>', 'show only this namespace')
-    .option('-t, --type <type>', 'show only this type (any alias)')
+    .option(
+      '-t, --type <type>',
+      'show only this type, any alias (repeatable, or comma-separated)',
+      collectTypes,
+    )
     .addOption(outputOption(['text', 'json'], 'text'))
     .option('--plain', 'print a line stream even on a terminal')
     .addHelpText(

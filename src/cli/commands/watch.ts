@@ -14,7 +14,7 @@ import { startWatchSession, type WatchRound, type WatchSession } from '../../app
 
 export interface WatchFlags extends CommonFlags, TraceFlags {
   namespace?: string;
-  type?: string;
+  type?: string[];
   /** `text` (the screen on a terminal, the line stream elsewhere) or `json` (NDJSON). */
   output?: string;
   /** The line stream even on a terminal. */

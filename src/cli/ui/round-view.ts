@@ -129,8 +129,8 @@ export interface RoundViewOptions {
   readonly stable?: boolean;
   /** How many writes per resource {@link RoundView.writes} keeps. Default 5. */
   readonly keepWrites?: number;
-  /** `-t` / `-n`: show only this type (any alias) and this namespace. */
-  readonly query?: { readonly type?: string; readonly namespace?: string };
+  /** `-t` / `-n`: show only these types (any alias) and this namespace. */
+  readonly query?: { readonly type?: string | readonly string[]; readonly namespace?: string };
 }
 
 /** What {@link createRoundViews} returns: a round's view, and a measure of its work. */
@@ -174,10 +174,12 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
     let groups: TypeGroup[] = [];
     rowsBuilt = 0;
     let queryError: string | undefined;
-    let onlyType: string | undefined;
-    if (project && options.query?.type !== undefined) {
+    let onlyTypes: ReadonlySet<string> | undefined;
+    const asked = options.query?.type;
+    if (project && asked !== undefined) {
       try {
-        onlyType = project.registry.resolve(options.query.type).type;
+        const names = typeof asked === 'string' ? [asked] : asked;
+        onlyTypes = new Set(names.map((name) => project.registry.resolve(name).type));
       } catch (error) {
         if (!(error instanceof TypeResolutionError)) throw error;
         queryError = error.message;
@@ -186,7 +188,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
     const namespace = options.query?.namespace;
     const shown = (resource: Resource): boolean =>
       queryError === undefined &&
-      (onlyType === undefined || resource.metadata.type === onlyType) &&
+      (onlyTypes === undefined || onlyTypes.has(resource.metadata.type)) &&
       (namespace === undefined || resource.metadata.namespace === namespace);
     // After a restart versions start again at 1: compare with the old state by content.
     const restarted = project !== previousProject;
