@@ -112,6 +112,18 @@ describe('choosing what to print', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toBe('cosi: resource "web-1" of type "host" not found\n');
     expect((JSON.parse(other.stdout) as unknown[]).length).toBe(1);
+    // Several types and an id: each type that lacks it says so, as kubectl get pods,svc foo.
+    const types = await cli(['get', 'vm,host', 'web-1', ...vm, '-o', 'name']);
+    expect(types).toMatchObject({
+      code: 1,
+      stdout: 'vms.example.org/web-1\n',
+      stderr: 'cosi: resource "web-1" of type "host" not found\n',
+    });
+    const neither = await cli(['get', 'vm,host', 'nope', ...vm]);
+    expect(neither).toMatchObject({ code: 1, stdout: '' });
+    expect(neither.stderr).toBe(
+      'cosi: resource "nope" of type "vm" not found\ncosi: resource "nope" of type "host" not found\n',
+    );
     // The two forms mixed, or half a TYPE/ID, are usage errors that say what to write.
     const both = await cli(['get', 'vm/web-1', 'web-2', ...vm]);
     expect(both.code).toBe(2);

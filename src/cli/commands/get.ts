@@ -89,13 +89,15 @@ export async function get(
   const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   const requests = askedResources(typeArgument, idArguments);
-  // `vm/web-1 host/node-a`: several types, each with its ids, a list of those found.
+  // `vm,host web-1` asks each type for the ids; `vm/web-1 host/node-a`, each type for its own.
   const type = requests.map((r) => r.type).join(',');
-  const ids = requests.length === 1 ? (requests[0]?.ids ?? []) : requests.flatMap((r) => r.ids);
-  // One id is kubectl's single object; several, a list of those found.
+  const ids = typeArgument.includes('/') ? requests.flatMap((r) => r.ids) : idArguments;
+  // One id of one type is kubectl's single object; else a list of those found.
   const id = requests.length === 1 && ids.length === 1 ? ids[0] : undefined;
   const several = id === undefined && ids.length > 0 ? ids : undefined;
-  if (several !== undefined && flags.watch === true) {
+  // -w follows one id (of one type or several), or types.
+  const watchedId = ids.length === 1 ? ids[0] : undefined;
+  if (ids.length > 1 && flags.watch === true) {
     throw new CliError('get -w: one id, or a type, at a time');
   }
   if (flags.outputWatchEvents === true && flags.watch !== true) {
@@ -106,11 +108,15 @@ export async function get(
     const { getWatch } = await import('./get-watch.js');
     const query = {
       type: type.split(','),
-      ...(id !== undefined ? { id } : {}),
+      ...(watchedId !== undefined ? { id: watchedId } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
       ...(selector !== undefined ? { selector } : {}),
     };
-    const asked = { types: type.split(','), query, ...(id !== undefined ? { id } : {}) };
+    const asked = {
+      types: type.split(','),
+      query,
+      ...(watchedId !== undefined ? { id: watchedId } : {}),
+    };
     return { exitCode: await getWatch(io, asked, format, flags), result: { from: 'watch' } };
   }
   // Kubernetes' own kinds by kubectl's names, for one nothing here uses (`get sa`: none found).
@@ -249,12 +255,19 @@ interface AskedResources {
 }
 
 /**
- * `vm web-1 web-2`, or, as kubectl takes `TYPE/NAME`, `vm/web-1` and `vm/web-1 host/node-a`
+ * `vm web-1 web-2`, `vm,host web-1`, or, as kubectl takes `TYPE/NAME`, `vm/web-1` and `vm/web-1 host/node-a`
  * (what `-o name` prints, so `cosi get $(cosi get vm -o name)` works): the ids of one type
  * together, the types in the order given.
  */
 function askedResources(type: string, ids: readonly string[]): AskedResources[] {
-  if (!type.includes('/')) return [{ type, ids: [...ids] }];
+  if (!type.includes('/')) {
+    // `vm,host web-1`: the ids of each type, as kubectl's `get pods,svc foo`, so one that a
+    // type lacks is said, not hidden by another type that has it.
+    const types = type.split(',');
+    return types.length > 1 && ids.length > 0
+      ? types.map((each) => ({ type: each, ids: [...ids] }))
+      : [{ type, ids: [...ids] }];
+  }
   const asked: { type: string; ids: string[] }[] = [];
   for (const argument of [type, ...ids]) {
     const slash = argument.indexOf('/');
