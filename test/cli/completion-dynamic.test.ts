@@ -85,6 +85,28 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     expect(complete(['cosi', 'get', '-f', '../other.yaml', 'host', ''])).toEqual(['node-a']);
   });
 
+  it('reads a -f path typed with quotes or escaped spaces as the shell would (review cli3 L2)', async () => {
+    await mkdir(path.join(dir, 'my dir'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'my dir/other.yaml'),
+      'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: hosts.example.org }\nspec: { type: Hosts.example.org }\n---\nmetadata: { type: host, id: node-b }\nspec: {}\n',
+    );
+    // COMP_WORDS holds the words as typed, quotes and backslashes included.
+    for (const typed of [
+      '../my\\ dir/other.yaml',
+      `'../my dir/other.yaml'`,
+      '"../my dir/other.yaml"',
+    ]) {
+      expect(complete(['cosi', 'get', '-f', typed, 'host', ''])).toEqual(['node-b']);
+    }
+  });
+
+  it('completes the shell of cosi completion', () => {
+    expect(complete(['cosi', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete(['cosi', 'completion', 'z'])).toEqual(['zsh']);
+    expect(complete(['cosi', 'completion', 'zsh', ''])).toEqual([]);
+  });
+
   it('completes output formats after -o, and flags', () => {
     expect(complete(['cosi', 'get', 'app', '-o', 'json'])).toEqual([
       'json',

@@ -168,6 +168,17 @@ describe.each([
     expect(complete('cosi in')).toEqual(['init']);
   }, 120_000);
 
+  it('completes the shell of cosi completion, and reads a -f path with a space (review cli3 L2)', async () => {
+    expect(offered(complete('cosi completion '))).toEqual(['bash', 'fish', 'zsh']);
+    await mkdir(path.join(dir, 'my dir'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'my dir/other.yaml'),
+      'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: hosts.example.org }\nspec: { type: Hosts.example.org }\n---\nmetadata: { type: host, id: node-b }\nspec: {}\n',
+    );
+    expect(complete('cosi get -f ../my\\ dir/other.yaml host ')).toEqual(['node-b']);
+    expect(complete(`cosi get -f '../my dir/other.yaml' host `)).toEqual(['node-b']);
+  }, 120_000);
+
   it('completes nothing, quietly, where there is no project', async () => {
     const empty = path.join(dir, 'empty');
     await mkdir(path.join(empty, '.git'), { recursive: true });

@@ -17,9 +17,9 @@ export interface CompletedCommand {
   readonly formats: readonly string[];
   /**
    * `types`: the first argument is a type and the second an id (`explain`); `types-ids`: a type
-   * and then any number of ids (`get vm web-1 web-2`).
+   * and then any number of ids (`get vm web-1 web-2`); `shells`: a shell's name (`completion`).
    */
-  readonly args: 'types' | 'types-ids' | 'files';
+  readonly args: 'types' | 'types-ids' | 'files' | 'shells';
 }
 
 /**
@@ -83,11 +83,13 @@ function describe(command: Command): CompletedCommand {
     valueFlags: command.options.filter((o) => o.required || o.optional).flatMap(names),
     formats,
     args:
-      command.registeredArguments[0]?.name() !== 'type'
-        ? 'files'
-        : command.registeredArguments[1]?.variadic === true
-          ? 'types-ids'
-          : 'types',
+      command.registeredArguments[0]?.name() === 'shell'
+        ? 'shells'
+        : command.registeredArguments[0]?.name() !== 'type'
+          ? 'files'
+          : command.registeredArguments[1]?.variadic === true
+            ? 'types-ids'
+            : 'types',
   };
 }
 
@@ -115,6 +117,22 @@ function bash(commands: readonly CompletedCommand[]): string {
   // a word at an = (COMP_WORDBREAKS): `--output=j` comes as `--output`, `=`, `j`, read here as
   // `--output j` (kubectl's `-o=json` too), the value completed after the =.
   return `# cosi completion for bash: source <(cosi completion bash)
+# A word as the shell reads it: a path typed 'my dir', "my dir", my\\ dir or ~/dir, for cosi.
+_cosi_unquote() {
+  local word="$1" out="" c j
+  case "$word" in
+    \\'*) word="\${word#\\'}"; out="\${word%\\'}" ;;
+    \\"*) word="\${word#\\"}"; out="\${word%\\"}" ;;
+    *)
+      [[ "$word" == "~/"* ]] && word="$HOME/\${word#"~/"}"
+      for ((j = 0; j < \${#word}; j++)); do
+        c="\${word:j:1}"
+        [[ "$c" == "\\\\" ]] && { j=$((j + 1)); c="\${word:j:1}"; }
+        out+="$c"
+      done ;;
+  esac
+  printf '%s' "$out"
+}
 _cosi() {
   local -a words=()
   local cword=0 i
@@ -140,7 +158,7 @@ ${cases}
     word="\${words[i]}"
     case "$word" in
       -f|--file|--config|--definitions)
-        project+=("$word" "\${words[i+1]}"); i=$((i + 1)); continue ;;
+        project+=("$word" "$(_cosi_unquote "\${words[i+1]}")"); i=$((i + 1)); continue ;;
     esac
     if [[ " $values " == *" $word "* ]]; then i=$((i + 1)); continue; fi
     if [[ "$word" != -* ]]; then
@@ -156,6 +174,8 @@ ${cases}
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+  elif [ "$args" = shells ]; then
+    [ "$n" -eq 0 ] && COMPREPLY=($(compgen -W ${quote(SHELLS.join(' '))} -- "$cur"))
   elif [[ "$args" == types* ]] && [ "$n" -eq 0 ]; then
     COMPREPLY=($(compgen -W "$(cosi __complete types "\${project[@]}" 2>/dev/null)" -- "$cur"))
   elif [[ "$args" == types* && "$n" -eq 1 ]] || [ "$args" = types-ids ]; then
@@ -199,9 +219,9 @@ ${cases}
     word="\${words[i]}"
     case "$word" in
       -f|--file|--config|--definitions)
-        project+=("$word" "\${words[i+1]}"); (( i++ )); continue ;;
+        project+=("$word" "\${(Q)words[i+1]}"); (( i++ )); continue ;;
       -f=*|--file=*|--config=*|--definitions=*)
-        project+=("\${word%%=*}" "\${word#*=}"); continue ;;
+        project+=("\${word%%=*}" "\${(Q)word#*=}"); continue ;;
     esac
     if (( \${values[(Ie)$word]} )); then (( i++ )); continue; fi
     if [[ "$word" != -* ]]; then
@@ -222,6 +242,8 @@ ${cases}
     _files
   elif [[ "$cur" == -* ]]; then
     compadd -a flags
+  elif [[ "$args" == shells ]]; then
+    (( n == 0 )) && compadd -- ${SHELLS.join(' ')}
   elif [[ "$args" == types* ]] && (( n == 0 )); then
     compadd -- \${(f)"$(cosi __complete types "\${project[@]}" 2>/dev/null)"}
   elif [[ "$args" == types* && n -eq 1 || "$args" == types-ids ]]; then
@@ -294,9 +316,11 @@ function fish(commands: readonly CompletedCommand[]): string {
       lines.push(`complete -c cosi -n ${seen} ${option}${values}`);
     }
     lines.push(
-      c.args !== 'files'
-        ? `complete -c cosi -n ${seen} -a ${quote(`(__cosi_complete_project ${c.args === 'types-ids' ? 'many' : 'one'} ${c.valueFlags.join(' ')})`)}`
-        : `complete -c cosi -n ${seen} -F`,
+      c.args === 'shells'
+        ? `complete -c cosi -n ${seen} -a ${quote(SHELLS.join(' '))}`
+        : c.args !== 'files'
+          ? `complete -c cosi -n ${seen} -a ${quote(`(__cosi_complete_project ${c.args === 'types-ids' ? 'many' : 'one'} ${c.valueFlags.join(' ')})`)}`
+          : `complete -c cosi -n ${seen} -F`,
     );
   }
   return `${lines.join('\n')}\n`;
