@@ -67,7 +67,7 @@ export const collectTypes = (value: string, previous: string[] | undefined): str
  * reported as kubectl reports it (`-f "$DIR"` with the variable unset); a list's empty entry
  * (`-f a.yaml,`) does not.
  */
-const collectPaths = (value: string, previous: string[] | undefined): string[] => [
+export const collectPaths = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
   ...(value === '' ? [''] : value.split(',').filter((p) => p !== '')),
 ];

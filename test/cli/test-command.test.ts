@@ -14,6 +14,16 @@ describe('cosi test', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('takes its paths after -f too, as every other command (review cli3 L6)', async () => {
+    const one = `${SCENARIOS}/passing/vm-network.cosi-test.yaml`;
+    const byArgument = await cli(['test', one, WRONG]);
+    const byFlag = await cli(['test', '-f', one, '-f', WRONG]);
+    expect(byFlag).toEqual(byArgument);
+    expect(byFlag.code).toBe(1);
+    expect(await cli(['test', one, '-f', WRONG])).toEqual(byArgument);
+    expect(await cli(['test', '-f', `${one},${WRONG}`])).toEqual(byArgument);
+  }, 60_000);
+
   it('fails a wrong expectation with a diff at the line of the scenario', async () => {
     const { code, stdout } = await cli(['test', WRONG]);
     expect(code).toBe(1);

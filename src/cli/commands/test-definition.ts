@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { CHECK_REPORT_FORMATS } from '../render/check/check-formats.js';
-import { outputOption } from '../options.js';
+import { collectPaths, outputOption } from '../options.js';
 
 /** `cosi test`: its commander definition. */
 export function defineTest(): Command {
@@ -17,6 +17,11 @@ export function defineTest(): Command {
         "with a diff at the scenario's file:line, in cosi check's formats.",
     )
     .argument('[paths...]', 'scenario files or directories to search')
+    .option(
+      '-f, --file <path>',
+      'a scenario file or directory to search, as the paths (repeatable, or comma-separated)',
+      collectPaths,
+    )
     .addOption(outputOption(CHECK_REPORT_FORMATS, 'text'))
     .option(
       '--timeout <duration>',

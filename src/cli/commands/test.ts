@@ -14,6 +14,8 @@ import { defineTest } from './test-definition.js';
 
 export interface TestFlags {
   output: string;
+  /** `-f`: more paths, as every other command takes them. */
+  file?: string[];
   color?: boolean;
   timeout?: string;
 }
@@ -37,7 +39,7 @@ export async function test(
   const runner = io.isolateUserCode
     ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout)
     : undefined;
-  const run = await runScenarioFiles(paths, {
+  const run = await runScenarioFiles(scenarioPaths(paths, flags), {
     cwd: io.cwd,
     ...(timeout === undefined ? {} : { timeout }),
     ...(runner ? { runner } : {}),
@@ -48,6 +50,11 @@ export async function test(
       ? EXIT.findings
       : EXIT.ok;
   return { exitCode, result: run.result };
+}
+
+/** The paths to search: the arguments, then `-f`'s. */
+function scenarioPaths(paths: readonly string[], flags: TestFlags): string[] {
+  return [...paths, ...(flags.file ?? [])];
 }
 
 export function renderTest(
@@ -63,7 +70,7 @@ export function renderTest(
       cwd: io.cwd,
       workspace: io.env.GITHUB_WORKSPACE,
       // A finding of no file (no scenario found, a usage error) is about what was given.
-      anchor: paths[0] ?? io.cwd,
+      anchor: scenarioPaths(paths, flags)[0] ?? io.cwd,
       title: 'cosi test',
       resources: false,
     }),
