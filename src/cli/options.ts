@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from './duration.js';
 import { CliError } from './exit-codes.js';
+import { didYouMean } from '../engine/did-you-mean.js';
 import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
@@ -234,7 +235,12 @@ function kubernetesRelease(given: string): KubernetesRelease {
 export function parseFormat<F extends string>(output: string, formats: readonly F[]): F {
   const format = formats.find((f) => f === output);
   if (format !== undefined) return format;
+  // As an unknown flag or command gets one: `-o dott`, `-o JSON`, `-o jsonpath` (no template).
+  const heads = formats.map((f) => f.split('=')[0] ?? f);
+  const near = output.includes('=') ? undefined : didYouMean(output, heads);
+  const suggestion =
+    near === undefined ? '' : ` (did you mean ${JSON.stringify(formats[heads.indexOf(near)])}?)`;
   throw new CliError(
-    `-o: unknown format ${JSON.stringify(output)} (expected ${formats.join(', ')})`,
+    `-o: unknown format ${JSON.stringify(output)}${suggestion} (expected ${formats.join(', ')})`,
   );
 }

@@ -213,6 +213,27 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(columns.stdout).toBe('db-1\nweb-1\nweb-2\n');
   });
 
+  it('an unknown -o format names the nearest, as an unknown flag does (review cli3 L4)', async () => {
+    const near = async (args: string[]): Promise<string> => {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      return r.stderr;
+    };
+    expect(await near(['graph', ...EXAMPLE, '-o', 'dott'])).toBe(
+      'cosi: -o: unknown format "dott" (did you mean "dot"?) (expected text, tree, dot, svg, mermaid, json)\n',
+    );
+    expect(await near(['get', 'vm', ...EXAMPLE, '-o', 'JSON'])).toContain(
+      'unknown format "JSON" (did you mean "json"?)',
+    );
+    expect(await near(['get', 'vm', ...EXAMPLE, '-o', 'jsonpath'])).toContain(
+      'unknown format "jsonpath" (did you mean "jsonpath=TEMPLATE"?)',
+    );
+    expect(await near(['check', ...EXAMPLE, '-o', 'junt'])).toContain('(did you mean "junit"?)');
+    expect(await near(['apply', ...EXAMPLE, '-o', 'xml'])).toBe(
+      'cosi: -o: unknown format "xml" (expected table, wide, yaml, json, name)\n',
+    );
+  });
+
   it('--no-headers over several types prints no blank line between them, as kubectl', async () => {
     // kubectl's get.go separates groups only when they have a header: `| while read` and
     // `wc -l` then see one row per resource (review cli3 M3).
