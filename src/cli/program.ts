@@ -17,6 +17,7 @@ import { lazyCommand } from './lazy-command.js';
 import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
+import { didYouMean } from '../engine/did-you-mean.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 import { jsonErrorLines, logsAsJson } from './json-error-lines.js';
@@ -139,6 +140,23 @@ Examples:
 }
 
 /**
+ * `cosi help nope`: said as an unknown command is (`cosi nope`), with the nearest; commander
+ * printed the whole help instead, and nothing about the word. `undefined`: a command's help.
+ */
+function unknownHelpTopic(argv: readonly string[], program: Command): string | undefined {
+  const [word, topic] = argv;
+  if (word !== 'help' || topic === undefined || topic === 'help' || topic.startsWith('-')) {
+    return undefined;
+  }
+  const names = program.commands.filter((c) => !c.name().startsWith('__')).map((c) => c.name());
+  if (program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+    return undefined;
+  }
+  const near = didYouMean(topic, names);
+  return `cosi: help: unknown command '${topic}'${near === undefined ? '' : `\n(Did you mean ${near}?)`}\n`;
+}
+
+/**
  * Commander's usage error (`error: unknown option '--bogus'`) as cosi says its errors, `cosi: `
  * first; a missing type says where the types are listed.
  */
@@ -162,6 +180,11 @@ export async function runCli(
   // A run logging JSON says its errors as JSON too (json-error-lines.ts).
   const said = logsAsJson(argv) ? { ...io, stderr: jsonErrorLines(io.stderr) } : io;
   const cli = createCli(said, options);
+  const unknownHelp = options.only === undefined ? unknownHelpTopic(argv, cli.program) : undefined;
+  if (unknownHelp !== undefined) {
+    said.stderr.write(unknownHelp);
+    return EXIT.usage;
+  }
   try {
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;

@@ -12,3 +12,22 @@ describe("each command's --help", { timeout: 60_000 }, () => {
     },
   );
 });
+
+describe('cosi help TOPIC', () => {
+  it('prints the help of a command, and says an unknown one as cosi nope does (review cli3 L5)', async () => {
+    const get = await cli(['help', 'get']);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toContain('Usage: cosi get');
+    expect((await cli(['help', 'help'])).stderr).not.toContain('unknown command');
+    expect(await cli(['help', 'aply'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "cosi: help: unknown command 'aply'\n(Did you mean apply?)\n",
+    });
+    expect(await cli(['help', 'nope'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "cosi: help: unknown command 'nope'\n",
+    });
+  });
+});
