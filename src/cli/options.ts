@@ -228,6 +228,29 @@ function kubernetesRelease(given: string): KubernetesRelease {
   }
 }
 
+/** The `-o` formats of the commands that print resources (`get`, `apply`). */
+export const RESOURCE_FORMATS = [
+  'table',
+  'wide',
+  'yaml',
+  'json',
+  'name',
+  'jsonpath=TEMPLATE',
+  'jsonpath-as-json=TEMPLATE',
+  'custom-columns=NAME:PATH,...',
+] as const;
+
+/** `--no-headers`, `--show-labels` and `--sort-by`: kubectl's habits for tables of resources. */
+export function addResourceTableOptions(command: Command): Command {
+  return command
+    .option('--no-headers', 'tables without their header line')
+    .option('--show-labels', "tables end with each resource's labels")
+    .option(
+      '--sort-by <jsonpath>',
+      'order the resources of each type by this field of their document (.spec.cpus, .metadata.id)',
+    );
+}
+
 /**
  * The `-o` value as one of `formats`.
  * @throws CliError (usage) listing the formats.

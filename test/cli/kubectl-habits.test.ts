@@ -213,6 +213,21 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(columns.stdout).toBe('db-1\nweb-1\nweb-2\n');
   });
 
+  it("apply prints in get's formats and takes its table flags (review cli3 L8)", async () => {
+    const both = async (flags: string[]): Promise<void> => {
+      const got = await cli(['get', 'vm', ...EXAMPLE, ...flags]);
+      const applied = await cli(['apply', '-t', 'vm', ...EXAMPLE, ...flags]);
+      expect(applied).toEqual(got);
+      expect(applied.code).toBe(0);
+    };
+    await both(['-o', 'jsonpath={.metadata.id}{"\\n"}']);
+    await both(['-o', 'jsonpath-as-json={.spec.cpus}']);
+    await both(['-o', 'custom-columns=ID:.metadata.id,CPUS:.spec.cpus', '--no-headers']);
+    await both(['--sort-by', '.spec.cpus', '--show-labels']);
+    expect((await cli(['apply', ...EXAMPLE, '-o', 'jsonpath={.metadata.id'])).code).toBe(2);
+    expect((await cli(['apply', ...EXAMPLE, '--sort-by', '.spec['])).code).toBe(2);
+  });
+
   it('an unknown -o format names the nearest, as an unknown flag does (review cli3 L4)', async () => {
     const near = async (args: string[]): Promise<string> => {
       const r = await cli(args);
@@ -230,7 +245,7 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     );
     expect(await near(['check', ...EXAMPLE, '-o', 'junt'])).toContain('(did you mean "junit"?)');
     expect(await near(['apply', ...EXAMPLE, '-o', 'xml'])).toBe(
-      'cosi: -o: unknown format "xml" (expected table, wide, yaml, json, name)\n',
+      'cosi: -o: unknown format "xml" (expected table, wide, yaml, json, name, jsonpath=TEMPLATE, jsonpath-as-json=TEMPLATE, custom-columns=NAME:PATH,...)\n',
     );
   });
 

@@ -3,11 +3,18 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, addProjectOptions, collectTypes, outputOption } from '../options.js';
+import {
+  addPathArguments,
+  addProjectOptions,
+  addResourceTableOptions,
+  collectTypes,
+  outputOption,
+  RESOURCE_FORMATS,
+} from '../options.js';
 import { addTraceOption } from '../trace-file.js';
 
 /** The output formats of `cosi apply`. */
-export const APPLY_FORMATS = ['table', 'wide', 'yaml', 'json', 'name'] as const;
+export const APPLY_FORMATS = RESOURCE_FORMATS;
 
 /** `cosi apply`: its commander definition. */
 export function defineApply(): Command {
@@ -19,18 +26,20 @@ export function defineApply(): Command {
         'the resulting state. Invalid manifests stop before any controller runs, but for a kro ' +
         'ResourceGraphDefinition that does not load: the other controllers run, and the exit code is 1.',
     );
-  addTraceOption(addProjectOptions(addPathArguments(command)))
-    .addOption(outputOption(APPLY_FORMATS, 'table'))
-    .option('-n, --namespace <namespace>', 'print only this namespace')
-    .option(
-      '-l, --selector <selector>',
-      'print only what matches this label selector (a=b,c!=d,e in (x,y))',
-    )
-    .option(
-      '-t, --type <type>',
-      'print only this type, any alias (repeatable, or comma-separated)',
-      collectTypes,
-    )
+  addResourceTableOptions(
+    addTraceOption(addProjectOptions(addPathArguments(command)))
+      .addOption(outputOption(APPLY_FORMATS, 'table'))
+      .option('-n, --namespace <namespace>', 'print only this namespace')
+      .option(
+        '-l, --selector <selector>',
+        'print only what matches this label selector (a=b,c!=d,e in (x,y))',
+      )
+      .option(
+        '-t, --type <type>',
+        'print only this type, any alias (repeatable, or comma-separated)',
+        collectTypes,
+      ),
+  )
     .option(
       '--require-ready',
       'exit 1 when a kro RGD instance stays in progress (waits on status no controller writes)',
@@ -42,6 +51,7 @@ Examples:
   cosi apply -f manifests/
   cosi apply -f manifests/ -o yaml --stable > expected.yaml
   cosi apply -f vms.yaml -f hosts.yaml --config ./cosi.config.ts -t vm
+  cosi apply -f manifests/ -t vm -o jsonpath='{.metadata.id}'
 
 Exit codes: 0 converged, 1 invalid manifests or failing controllers (or, with --require-ready,
 an RGD instance in progress), 2 usage or config error, 3 did not converge, 70 cosi itself failed (a bug, out of memory).`,

@@ -1,7 +1,9 @@
 import { defineApply, APPLY_FORMATS } from './apply-definition.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
-import { parseFormat, type CommonFlags } from '../options.js';
+import type { CommonFlags } from '../options.js';
+import { parseResourceFormat } from './resource-output.js';
+import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { writeResources } from '../render/resources.js';
 import { selectResources, type ResourceGroup } from '../../app/resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
@@ -15,6 +17,10 @@ export interface ApplyFlags extends CommonFlags, TraceFlags {
   namespace?: string;
   selector?: string;
   type?: string[];
+  /** `--no-headers` (commander's negation: `false` when given). */
+  headers?: boolean;
+  showLabels?: boolean;
+  sortBy?: string;
   /** Exit 1 when a kro RGD instance stays in progress (an `rgd-waiting` warning). */
   requireReady?: boolean;
 }
@@ -34,7 +40,8 @@ export async function apply(
   paths: string[],
   flags: ApplyFlags,
 ): Promise<CommandResult<ApplyResult>> {
-  parseFormat(flags.output, APPLY_FORMATS);
+  parseResourceFormat(flags.output, APPLY_FORMATS);
+  if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   if (flags.trace !== undefined) {
     await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
@@ -68,11 +75,20 @@ export async function renderApply(
   _paths: string[],
   flags: ApplyFlags,
 ): Promise<void> {
-  const format = parseFormat(flags.output, APPLY_FORMATS);
+  const format = parseResourceFormat(flags.output, APPLY_FORMATS);
   renderReportedRun(io, result, flags, (groups) =>
-    writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
-      stable: flags.stable === true,
-    }),
+    writeResources(
+      flags.sortBy === undefined
+        ? groups
+        : sortResourceGroups(groups, parseSortBy(flags.sortBy), { requireValue: true }),
+      format,
+      (chunk) => io.stdout.write(chunk),
+      {
+        stable: flags.stable === true,
+        noHeaders: flags.headers === false,
+        showLabels: flags.showLabels === true,
+      },
+    ),
   );
   const record = result.run.outcome?.project.record;
   if (flags.trace !== undefined && record) {

@@ -3,20 +3,16 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addProjectOptions, outputOption } from '../options.js';
+import {
+  addProjectOptions,
+  addResourceTableOptions,
+  outputOption,
+  RESOURCE_FORMATS,
+} from '../options.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
 
 /** The output formats of `cosi get`. */
-export const GET_FORMATS = [
-  'table',
-  'wide',
-  'yaml',
-  'json',
-  'name',
-  'jsonpath=TEMPLATE',
-  'jsonpath-as-json=TEMPLATE',
-  'custom-columns=NAME:PATH,...',
-] as const;
+export const GET_FORMATS = RESOURCE_FORMATS;
 
 /** `cosi get`: its commander definition. */
 export function defineGet(): Command {
@@ -35,16 +31,15 @@ export function defineGet(): Command {
       '[ids...]',
       'resource id, or several, or more TYPE/ID (as kubectl takes them, and -o name prints them)',
     );
-  addProjectOptions(command)
-    .addOption(outputOption(GET_FORMATS, 'table'))
-    .option('-n, --namespace <namespace>', 'namespace (default: all)')
-    .option('-A, --all-namespaces', 'every namespace, whatever -n says (the default; as kubectl)')
-    .option('--no-headers', 'tables without their header line')
-    .option('--show-labels', "tables end with each resource's labels")
-    .option(
-      '--sort-by <jsonpath>',
-      'order the resources of each type by this field of their document (.spec.cpus, .metadata.id)',
-    )
+  addResourceTableOptions(
+    addProjectOptions(command)
+      .addOption(outputOption(GET_FORMATS, 'table'))
+      .option('-n, --namespace <namespace>', 'namespace (default: all)')
+      .option(
+        '-A, --all-namespaces',
+        'every namespace, whatever -n says (the default; as kubectl)',
+      ),
+  )
     .option(
       '-l, --selector <selector>',
       'only what matches this label selector (a=b,c!=d,e in (x,y))',

@@ -2,14 +2,9 @@ import { defineGet, GET_FORMATS } from './get-definition.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
-import { parseFormat, type CommonFlags } from '../options.js';
-import {
-  customColumnsFormat,
-  jsonPathAsJsonFormat,
-  jsonPathFormat,
-  writeResources,
-  type ResourceFormat,
-} from '../render/resources.js';
+import type { CommonFlags } from '../options.js';
+import { writeResources, type ResourceFormat } from '../render/resources.js';
+import { parseResourceFormat } from './resource-output.js';
 import {
   selectResources,
   type QueriedState,
@@ -317,17 +312,5 @@ function printsEmpty(format: ResourceFormat): boolean {
 }
 
 function parseGetFormat(output: string): ResourceFormat {
-  if (/^(go-template|template)(-file)?(=|$)/.test(output)) {
-    throw new CliError(
-      `-o ${output.split('=')[0]}: Go templates are out of scope for cosi (they run Go's text/template, which cosi does not have): use -o jsonpath=TEMPLATE, -o jsonpath-as-json=TEMPLATE or -o custom-columns=NAME:PATH,...`,
-    );
-  }
-  if (output.startsWith('jsonpath=')) return jsonPathFormat(output.slice('jsonpath='.length));
-  if (output.startsWith('jsonpath-as-json=')) {
-    return jsonPathAsJsonFormat(output.slice('jsonpath-as-json='.length));
-  }
-  if (output.startsWith('custom-columns=')) {
-    return customColumnsFormat(output.slice('custom-columns='.length));
-  }
-  return parseFormat(output, GET_FORMATS) as ResourceFormat;
+  return parseResourceFormat(output, GET_FORMATS);
 }
