@@ -101,6 +101,15 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     }
   });
 
+  it("completes -n with the namespaces the project's resources are in", () => {
+    const minimal = path.join(REPO, 'fixtures/minimal');
+    expect(complete(['cosi', 'get', '-f', minimal, 'vm', '-n', ''])).toEqual([
+      'default',
+      'staging',
+    ]);
+    expect(complete(['cosi', 'apply', '-f', minimal, '--namespace', 'st'])).toEqual(['staging']);
+  });
+
   it('completes the shell of cosi completion', () => {
     expect(complete(['cosi', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(complete(['cosi', 'completion', 'z'])).toEqual(['zsh']);

@@ -179,6 +179,12 @@ describe.each([
     expect(complete(`cosi get -f '../my dir/other.yaml' host `)).toEqual(['node-b']);
   }, 120_000);
 
+  it("completes -n with the namespaces the project's resources are in", () => {
+    const minimal = path.join(REPO, 'fixtures/minimal');
+    expect(offered(complete(`cosi get -f ${minimal} vm -n `))).toEqual(['default', 'staging']);
+    expect(complete(`cosi apply -f ${minimal} --namespace st`)).toEqual(['staging']);
+  }, 120_000);
+
   it('completes nothing, quietly, where there is no project', async () => {
     const empty = path.join(dir, 'empty');
     await mkdir(path.join(empty, '.git'), { recursive: true });

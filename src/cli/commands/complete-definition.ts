@@ -6,14 +6,14 @@ import { Command } from 'commander';
 import { addProjectOptions } from '../options.js';
 
 /** What `__complete` lists. */
-export const COMPLETED_WORDS = ['types', 'ids'] as const;
+export const COMPLETED_WORDS = ['types', 'ids', 'namespaces'] as const;
 
 /** `cosi __complete types|ids [TYPE]`: its commander definition. */
 export function defineComplete(): Command {
   return addProjectOptions(
     new Command('__complete')
       .description(
-        'For shell completion: the types and aliases of the project (types), or the ids of a type (ids TYPE), one a line.',
+        'For shell completion: the types and aliases of the project (types), the ids of a type (ids TYPE), or the namespaces its resources are in (namespaces), one a line.',
       )
       .argument('<what>', COMPLETED_WORDS.join(', '))
       .argument('[type]', 'with ids: the type or alias'),

@@ -7,9 +7,10 @@ import { toRunOptions, type CommonFlags } from '../options.js';
 import { defineComplete } from './complete-definition.js';
 
 /**
- * `cosi __complete types` / `cosi __complete ids TYPE`: the words a completion script offers,
- * read from the project in context (its config's manifests, or `-f`): every type's full name,
- * display name and aliases; or the ids of one type after a run. Whatever goes wrong (no project,
+ * `cosi __complete types` / `cosi __complete ids TYPE` / `cosi __complete namespaces`: the words
+ * a completion script offers, read from the project in context (its config's manifests, or
+ * `-f`): every type's full name, display name and aliases; the ids of one type after a run; or
+ * the namespaces of the resources after a run (for `-n`). Whatever goes wrong (no project,
  * a config that does not load) completes nothing: a shell's TAB must never print errors.
  */
 export const completeCommand: CliCommand<[string, string | undefined, CommonFlags], string[]> = {
@@ -27,7 +28,12 @@ async function complete(
   flags: CommonFlags,
 ): Promise<CommandResult<string[]>> {
   try {
-    const words = what === 'ids' && type !== undefined ? await ids(io, type, flags) : [];
+    const words =
+      what === 'ids' && type !== undefined
+        ? await ids(io, type, flags)
+        : what === 'namespaces'
+          ? await namespaces(io, flags)
+          : [];
     const all = what === 'types' ? await types(io, flags) : words;
     return { exitCode: EXIT.ok, result: [...new Set(all)].sort(compareStrings) };
   } catch {
@@ -43,6 +49,14 @@ async function types(io: CliIo, flags: CommonFlags): Promise<string[]> {
   return manifests.registry
     .all()
     .flatMap((d) => [d.type, d.displayType.toLowerCase(), ...d.aliases]);
+}
+
+async function namespaces(io: CliIo, flags: CommonFlags): Promise<string[]> {
+  const options = await toRunOptions({ ...flags, quiet: true }, io, {
+    manifestsOptional: 'always',
+  });
+  const run = await runProject({ ...options, releaseManifests: true });
+  return (run.outcome?.snapshot.resources ?? []).map((r) => r.metadata.namespace);
 }
 
 async function ids(io: CliIo, type: string, flags: CommonFlags): Promise<string[]> {

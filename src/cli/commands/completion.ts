@@ -170,6 +170,8 @@ ${cases}
     COMPREPLY=($(compgen -W "$formats" -- "$cur"))
     # jsonpath=: the template follows the =, no space.
     [[ \${#COMPREPLY[@]} -eq 1 && "\${COMPREPLY[0]}" == *= ]] && compopt -o nospace
+  elif [[ "$prev" == -n || "$prev" == --namespace ]]; then
+    COMPREPLY=($(compgen -W "$(cosi __complete namespaces "\${project[@]}" 2>/dev/null)" -- "$cur"))
   elif [[ " $values " == *" $prev "* ]]; then
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
@@ -238,6 +240,8 @@ ${cases}
     # jsonpath=: the template follows the =, no space.
     compadd -- \${formats:#*=}
     compadd -S '' -- \${(M)formats:#*=}
+  elif [[ "$prev" == (-n|--namespace) ]]; then
+    compadd -- \${(f)"$(cosi __complete namespaces "\${project[@]}" 2>/dev/null)"}
   elif (( \${values[(Ie)$prev]} )); then
     _files
   elif [[ "$cur" == -* ]]; then
@@ -268,7 +272,8 @@ function fish(commands: readonly CompletedCommand[]): string {
     // `cosi __complete` with the -f, --config and --definitions on the line; $argv are the
     // command's flags that take a value (their value is not a word).
     'function __cosi_complete_project',
-    // The first argument says whether ids go on after the first (`get vm a b`): many, or one.
+    // The first argument says whether ids go on after the first (`get vm a b`): many, or one;
+    // or that the namespaces are asked for (`-n`).
     '    set -l ids $argv[1]',
     '    set -e argv[1]',
     '    set -l words (commandline -opc)',
@@ -291,6 +296,11 @@ function fish(commands: readonly CompletedCommand[]): string {
     '        end',
     '        set i (math $i + 1)',
     '    end',
+    // `-n`: the namespaces the project's resources are in.
+    '    if test $ids = namespaces',
+    '        cosi __complete namespaces $project 2>/dev/null',
+    '        return',
+    '    end',
     '    switch (count $positional)',
     '        case 0',
     '            cosi __complete types $project 2>/dev/null',
@@ -310,9 +320,11 @@ function fish(commands: readonly CompletedCommand[]): string {
       const values =
         takes && (flag === '-o' || flag === '--output')
           ? ` -x -a ${quote(c.formats.join(' '))}`
-          : takes
-            ? ' -r -F'
-            : '';
+          : takes && (flag === '-n' || flag === '--namespace')
+            ? ` -x -a ${quote(`(__cosi_complete_project namespaces ${c.valueFlags.join(' ')})`)}`
+            : takes
+              ? ' -r -F'
+              : '';
       lines.push(`complete -c cosi -n ${seen} ${option}${values}`);
     }
     lines.push(
