@@ -22,6 +22,7 @@
  * Each problem at its field, in the API server's words.
  */
 
+import { CEL_RESERVED_WORDS } from '../cel/property-escaping.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
@@ -55,29 +56,6 @@ const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
 const MAX_VALUE_EXPRESSION_BYTES = 5 * 1024;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 const MUTUALLY_EXCLUSIVE = 'name and selector are mutually exclusive';
 
 /** The problems of a built-in document of `group`/`kind` (an admission policy's or binding's). */
@@ -227,7 +205,7 @@ function variableProblems(variable: Record<string, unknown>, add: Add): void {
   if (typeof name === 'string') {
     if (name.trim() === '') {
       add(['name'], 'required', requiredValue('name is not specified'));
-    } else if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name)) {
+    } else if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED_WORDS.has(name)) {
       add(['name'], 'variable-name', invalidValue(name, 'name is not a valid CEL identifier'));
     }
   }
