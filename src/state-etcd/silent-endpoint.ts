@@ -4,7 +4,7 @@
  * connection is a member that is there and silent (stopped with SIGSTOP, overloaded, behind a
  * proxy whose upstream is gone), which is not the same advice as "check that etcd runs there".
  */
-import { connect } from 'node:net';
+import type * as net from 'node:net';
 import type { ConnectionFailure } from './connection-failure.js';
 
 /** The failure of an endpoint that accepted the connection and never answered. */
@@ -22,12 +22,14 @@ export async function acceptsConnections(
   endpoints: readonly string[],
   timeout: number,
 ): Promise<boolean> {
-  const dials = endpoints.map((endpoint) => dial(endpoint, timeout));
+  // Loaded here, once a request has timed out: node:net is not among a start's modules.
+  const { connect } = await import('node:net');
+  const dials = endpoints.map((endpoint) => dial(connect, endpoint, timeout));
   const results = await Promise.all(dials);
   return results.some(Boolean);
 }
 
-function dial(endpoint: string, timeout: number): Promise<boolean> {
+function dial(connect: typeof net.connect, endpoint: string, timeout: number): Promise<boolean> {
   let url: URL;
   try {
     url = new URL(endpoint.includes('://') ? endpoint : `http://${endpoint}`);
