@@ -23,6 +23,7 @@ import type {
   QInputKind,
   QInputMapper,
   QRuntime,
+  ReducedMetadata,
 } from '../engine/runtime/controller.js';
 import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
@@ -200,15 +201,18 @@ export function createResourceGraphController(
   const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
   const observe = options.observe === true;
   const produced = graph.nodes.filter((n) => n.external !== true);
+  // A kind an externalRef reads is watched even when the graph also renders objects of it (kro's
+  // e2e check-external-references reads a ConfigMap and writes one): kro registers a watch on
+  // the object an externalRef names before it reads it.
   const externalTypes = [
     ...new Set(graph.nodes.filter((n) => n.external === true).map((n) => n.type)),
-  ].filter((t) => t !== graph.instanceType && !produced.some((n) => n.type === t));
+  ].filter((t) => t !== graph.instanceType);
   const outputTypes = [...new Set(produced.map((n) => n.type))].filter(
     (t) => t !== graph.instanceType,
   );
   const nestedTypes = [
     ...new Set(produced.filter((n) => n.nested === true).map((n) => n.type)),
-  ].filter((t) => t !== graph.instanceType && !externalTypes.includes(t));
+  ].filter((t) => t !== graph.instanceType);
   const outputs: Output[] = [
     { type: graph.instanceType, kind: 'shared' },
     ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
@@ -235,15 +239,27 @@ export function createResourceGraphController(
   /** Each instance's spec as last rendered, and its generation (1, and one more per change). */
   const generations = new Map<string, { readonly spec: string; readonly generation: number }>();
   const mappedTypes = [
-    ...externalTypes,
-    ...nestedTypes,
-    ...(observe ? [OBSERVED_STATUS_TYPE] : []),
+    ...new Set([...externalTypes, ...nestedTypes, ...(observe ? [OBSERVED_STATUS_TYPE] : [])]),
   ];
   const primaryIn = (namespace: string): Input<QInputKind> => ({
     namespace,
     type: graph.instanceType,
     kind: 'primary',
   });
+  /**
+   * The instances a change of a resource an externalRef may name makes look again: those of its
+   * namespace (of every namespace, when instances elsewhere may read it).
+   */
+  const externalReaders = async (
+    rt: QRuntime,
+    metadata: ReducedMetadata,
+  ): Promise<readonly Pointer[]> => {
+    const looking = widelyRead.has(metadata.type) ? namespaces : [metadata.namespace];
+    const instances = await Promise.all(
+      looking.map((namespace) => rt.list({ namespace, type: graph.instanceType })),
+    );
+    return instances.flat().map((i) => i.metadata);
+  };
   const mappedIn = (namespace: string): Input<QInputKind>[] =>
     mappedTypes.map((type) => ({ namespace, type, kind: 'mapped' }));
   return {
@@ -274,17 +290,15 @@ export function createResourceGraphController(
         const instance = metadata.labels[INSTANCE_LABEL];
         // The instance that wrote it may be of another namespace than it (or cluster-scoped).
         const namespace = metadata.labels[INSTANCE_NAMESPACE_LABEL] ?? 'default';
-        return metadata.labels[GRAPH_LABEL] === graph.name && instance !== undefined
-          ? [{ namespace, type: graph.instanceType, id: instance }]
-          : [];
+        const writer: Pointer[] =
+          metadata.labels[GRAPH_LABEL] === graph.name && instance !== undefined
+            ? [{ namespace, type: graph.instanceType, id: instance }]
+            : [];
+        // A nested kind an externalRef also reads: every instance that may read it looks too.
+        if (!externalTypes.includes(metadata.type)) return writer;
+        return [...writer, ...(await externalReaders(rt, metadata))];
       }
-      // A change of a resource an externalRef may name: every instance of its namespace looks
-      // again (of every namespace, when instances elsewhere may read it).
-      const looking = widelyRead.has(metadata.type) ? namespaces : [metadata.namespace];
-      const instances = await Promise.all(
-        looking.map((namespace) => rt.list({ namespace, type: graph.instanceType })),
-      );
-      return instances.flat().map((i) => i.metadata);
+      return externalReaders(rt, metadata);
     },
     async reconcile(rt, pointer) {
       await index.load(rt, producedTypes, namespaces, (resource) =>
