@@ -322,7 +322,7 @@ describe('cosi test, on scenarios written here', () => {
     );
     const { stdout } = await cli(['test', file, bare], { cwd: dir });
     expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
-      'bare-id.cosi-test.yaml:3:14: error[invalid-scenario]: expected a resource reference: TYPE/ID or { type, id }',
+      'bare-id.cosi-test.yaml:3:14: error[invalid-scenario]: expected a resource reference: TYPE/ID, { type, id }, { apiVersion, kind, name }, or a path to a file of documents (configmap.yaml)',
       'slash-refs.cosi-test.yaml:5:20: error[unexpected-resource]: expected VMs.example.org(default/web-1) not to exist, but it does (version 3, owner the manifests, phase running, finalizers vmnet.NetworkConfigController, PlacementController)',
     ]);
     expect(stdout).toContain('2 passed, 2 failed');
@@ -380,6 +380,75 @@ describe('cosi test, on scenarios written here', () => {
       'assert-missing.cosi-test.yaml:3:14: error[invalid-scenario]: `expect`: no-such-assert.yaml does not exist (a path is relative to the scenario)',
     ]);
     expect(stdout).toContain('-  bridge: br-nope');
+  });
+
+  it('takes a file as expect-absent and destroy, as chainsaw error and delete, and chainsaw ref', async () => {
+    // kro's e2e check-external-references: `error: { file: configmap.yaml }`.
+    await writeFile(
+      path.join(dir, 'no-ingress.yaml'),
+      'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: blog\n',
+    );
+    await writeFile(
+      path.join(dir, 'shop.yaml'),
+      'apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata:\n  name: shop\n',
+    );
+    await writeFile(
+      path.join(dir, 'shop-outputs.yaml'),
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: { name: shop }',
+        '---',
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata: { name: shop-svc }',
+        '',
+      ].join('\n'),
+    );
+    const file = await scenario(
+      'absent-files',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/kro-webapp')}`,
+        'steps:',
+        '  - expect-absent: no-ingress.yaml',
+        '  - expect-absent: { apiVersion: networking.k8s.io/v1, kind: Ingress, name: blog }',
+        '  - destroy: shop.yaml',
+        '  - expect-absent: [shop-outputs.yaml, webapp/shop]',
+        '',
+      ].join('\n'),
+    );
+    const present = await scenario(
+      'present-files',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/kro-webapp')}`,
+        'steps:',
+        '  - expect-absent: shop-outputs.yaml',
+        '',
+      ].join('\n'),
+    );
+    const missing = await scenario(
+      'missing-file',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/kro-webapp')}`,
+        'steps:',
+        '  - expect-absent: no-such-file.yaml',
+        '',
+      ].join('\n'),
+    );
+    const passing = await cli(['test', file], { cwd: dir });
+    expect(passing.stdout).toBe('scenarios: 4 passed, 0 failed\n4 passed, 0 failed\n');
+    expect(passing.code).toBe(0);
+    const failing = await cli(['test', present, missing], { cwd: dir });
+    expect(failing.code).toBe(2);
+    expect(failing.stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'missing-file.cosi-test.yaml:3:20: error[invalid-scenario]: `expect-absent`: no-such-file.yaml does not exist (a path is relative to the scenario)',
+      expect.stringMatching(
+        /^shop-outputs\.yaml:1:1: error\[unexpected-resource\]: .*Deployments\.apps\(default\/shop\)/,
+      ),
+      expect.stringMatching(
+        /^shop-outputs\.yaml:5:1: error\[unexpected-resource\]: .*Services\.core\(default\/shop-svc\)/,
+      ),
+    ]);
   });
 
   it('lists the findings there are beside a missing one whole, folded, not cut in the middle', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   isMap,
@@ -128,6 +128,10 @@ function expectedDocument(
   };
 }
 
+/** What a resource reference may be, for a problem with one. */
+const REF_FORMS =
+  'expected a resource reference: TYPE/ID, { type, id }, { apiVersion, kind, name }, or a path to a file of documents (configmap.yaml)';
+
 class StepParser {
   constructor(
     readonly text: string,
@@ -219,7 +223,7 @@ class StepParser {
       case 'edit':
         return this.edit(value, change);
       case 'destroy':
-        return { kind, ...change, refs: this.refs(value) };
+        return { kind, ...change, refs: this.refs(value, kind) };
       case 'advance': {
         const text = isScalar(value) ? String(value.value) : '';
         const ms = parseDurationText(text);
@@ -232,7 +236,7 @@ class StepParser {
       case 'expect':
         return { kind, at, name, documents: this.expected(value) };
       case 'expect-absent':
-        return { kind, at, name, refs: this.refs(value) };
+        return { kind, at, name, refs: this.refs(value, kind) };
       case 'expect-findings':
         return { kind, at, name, findings: this.findingQueries(value) };
       case 'expect-converged': {
@@ -327,11 +331,25 @@ class StepParser {
     };
   }
 
-  /** One reference or a list of them: `{ type, id | ids, namespace? }` or `TYPE/ID`. */
-  refs(node: Node | undefined): ResourceRef[] {
+  /**
+   * One reference or a list of them: `{ type, id | ids, namespace? }`, `TYPE/ID`,
+   * `{ apiVersion, kind, name, namespace? }` (chainsaw's `ref`), or a path (relative to the
+   * scenario) to a file of documents, each naming a resource by its apiVersion, kind and
+   * metadata (chainsaw's and kro's e2e `error` and `delete` files).
+   */
+  refs(node: Node | undefined, step: 'destroy' | 'expect-absent'): ResourceRef[] {
     const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
     const refs: ResourceRef[] = [];
     for (const item of items) {
+      if (isScalar(item) && typeof item.value === 'string' && this.isPath(item.value)) {
+        refs.push(...this.expectedFile(item, item.value, step).map((d) => d.ref));
+        continue;
+      }
+      if (isMap(item) && item.has('kind')) {
+        const ref = this.kubernetesRef(item);
+        if (ref) refs.push(ref);
+        continue;
+      }
       if (isMap(item) && item.has('ids')) {
         this.unknownKeys(item, ['type', 'ids', 'namespace'], 'a resource reference');
         const type = this.string(item, 'type');
@@ -360,10 +378,43 @@ class StepParser {
       const ref = this.ref(item);
       if (ref) refs.push(ref);
     }
-    if (items.length === 0) {
-      this.problem(node, 'expected a resource reference: TYPE/ID or { type, id }');
-    }
+    if (items.length === 0) this.problem(node, REF_FORMS);
     return refs;
+  }
+
+  /**
+   * Whether a reference is a path to a file of documents: a name ending in `.yaml`, `.yml` or
+   * `.json` that is a file, or one that is no `TYPE/ID` (a ConfigMap may be named `app.yaml`).
+   */
+  isPath(value: string): boolean {
+    if (!/\.(ya?ml|json)$/i.test(value)) return false;
+    const slash = value.indexOf('/');
+    if (slash <= 0 || slash === value.length - 1) return true;
+    try {
+      return statSync(path.resolve(this.dir, value)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  /** `{ apiVersion, kind, name, namespace? }`, as chainsaw's `ref` names a resource. */
+  kubernetesRef(node: YAMLMap): ResourceRef | undefined {
+    this.unknownKeys(node, ['apiVersion', 'kind', 'name', 'namespace'], 'a resource reference');
+    const apiVersion = this.string(node, 'apiVersion');
+    const kind = this.string(node, 'kind');
+    const name = this.string(node, 'name');
+    const namespace = this.string(node, 'namespace');
+    if (kind === undefined || name === undefined) {
+      this.problem(node, 'a resource reference by kind needs `kind` and `name`');
+      return undefined;
+    }
+    return {
+      at: this.placeOf(node),
+      type: kind,
+      id: name,
+      ...(apiVersion !== undefined ? { apiVersion } : {}),
+      ...(namespace !== undefined ? { namespace } : {}),
+    };
   }
 
   /** `{ type, id, namespace? }`, or `TYPE/ID` as kubectl writes it (`deploy/web`). */
@@ -379,7 +430,7 @@ class StepParser {
       }
     }
     if (!isMap(node)) {
-      this.problem(node, 'expected a resource reference: TYPE/ID or { type, id }');
+      this.problem(node, REF_FORMS);
       return undefined;
     }
     const type = this.string(node, 'type');
@@ -412,8 +463,8 @@ class StepParser {
     return documents;
   }
 
-  /** The expected documents of a file an `expect` names, each placed in that file. */
-  expectedFile(item: Node, relative: string): ExpectedDocument[] {
+  /** The documents of a file a step names (`expect`, ...), each placed in that file. */
+  expectedFile(item: Node, relative: string, step = 'expect'): ExpectedDocument[] {
     let text: string;
     try {
       text = readFileSync(path.resolve(this.dir, relative), 'utf8');
@@ -422,8 +473,8 @@ class StepParser {
       this.problem(
         item,
         code === 'ENOENT'
-          ? `\`expect\`: ${relative} does not exist (a path is relative to the scenario)`
-          : `\`expect\`: ${relative} cannot be read (${String(code ?? error)})`,
+          ? `\`${step}\`: ${relative} does not exist (a path is relative to the scenario)`
+          : `\`${step}\`: ${relative} cannot be read (${String(code ?? error)})`,
       );
       return [];
     }
@@ -450,7 +501,7 @@ class StepParser {
       if (expected) documents.push(expected);
     }
     if (documents.length === 0 && problems === 0) {
-      this.problem(item, `\`expect\`: ${relative} holds no document`);
+      this.problem(item, `\`${step}\`: ${relative} holds no document`);
     }
     return documents;
   }

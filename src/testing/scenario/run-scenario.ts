@@ -240,7 +240,16 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       );
     case 'destroy':
       return change(project, step.at, step.expectError, async () => {
-        for (const ref of step.refs) await project.destroy(ref.type, ref.id, namespaceOf(ref));
+        for (const ref of step.refs) {
+          // A Kubernetes-shaped reference (a file's document, `{ apiVersion, kind, name }`)
+          // names its kind in its group and version.
+          if (ref.apiVersion === undefined) {
+            await project.destroy(ref.type, ref.id, namespaceOf(ref));
+          } else {
+            const pointer = pointerOf(project, ref);
+            await project.destroy(pointer.type, pointer.id, { namespace: pointer.namespace });
+          }
+        }
       });
     case 'advance':
       await project.advance(step.ms);
