@@ -10,6 +10,7 @@ import {
 import type { Resource } from '../engine/resource/resource.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
 import { didYouMean, didYouMeanType } from '../loaders/did-you-mean.js';
+import { rgdTypeNote } from '../loaders/kro/rgd-type-name.js';
 
 /** Resources of one type, with its definition (if it has one). */
 export interface ResourceGroup {
@@ -162,6 +163,8 @@ export function typeErrorMessage(
   kinds: readonly string[] = [],
 ): string {
   if (error.code !== 'unknown-type') return error.message;
+  const rgd = rgdTypeNote(error.typeName);
+  if (rgd !== undefined) return `${error.message}: ${rgd}`;
   const own = didYouMeanType(error.typeName, registry.all()) ?? didYouMean(error.typeName, others);
   const kind = own === undefined ? didYouMean(error.typeName, kinds) : undefined;
   // kubectl's `get all`: the run's every type is what `cosi apply` prints.

@@ -7,6 +7,7 @@ import type { Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { RunRecord } from '../engine/record/run-record.js';
 import { didYouMean, didYouMeanType } from '../loaders/did-you-mean.js';
+import { rgdTypeNote } from '../loaders/kro/rgd-type-name.js';
 
 /**
  * An absence check that names a type or a namespace the project never had: it would pass
@@ -83,9 +84,13 @@ function unknownType(
   definitions: Parameters<typeof didYouMeanType>[1],
   undefinedTypes: readonly string[],
 ): UnknownTargetError {
-  const guess = didYouMeanType(type, definitions) ?? didYouMean(type, undefinedTypes);
+  const rgd = rgdTypeNote(type);
+  const guess =
+    rgd === undefined
+      ? (didYouMeanType(type, definitions) ?? didYouMean(type, undefinedTypes))
+      : undefined;
   return new UnknownTargetError(
     'unknown-type',
-    `resource type ${JSON.stringify(type)} is not registered and no resource of it has existed, so nothing of it could be there${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`,
+    `resource type ${JSON.stringify(type)} is not registered and no resource of it has existed, so nothing of it could be there${rgd === undefined ? '' : `: ${rgd}`}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`,
   );
 }

@@ -13,6 +13,7 @@ import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
 import { didYouMeanType } from '../loaders/did-you-mean.js';
+import { rgdTypeNote } from '../loaders/kro/rgd-type-name.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
@@ -54,6 +55,11 @@ export const DECLARED_CONTROLLER_CHANGED = 'declared-controller-changed';
 /** An unknown type's error with the nearest type, alias or kind the project has, when one is near. */
 function withSuggestedType(error: unknown, definitions: Iterable<ResourceDefinition>): unknown {
   if (!(error instanceof TypeResolutionError) || error.code !== 'unknown-type') return error;
+  const rgd = rgdTypeNote(error.typeName);
+  if (rgd !== undefined) {
+    error.message += `: ${rgd}`;
+    return error;
+  }
   const guess = didYouMeanType(error.typeName, definitions);
   if (guess !== undefined) error.message += ` (did you mean ${JSON.stringify(guess)}?)`;
   return error;
