@@ -14,6 +14,7 @@ import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
 import { didYouMeanType } from '../loaders/did-you-mean.js';
 import { rgdTypeNote } from '../loaders/kro/rgd-type-name.js';
+import { observedStatusId } from '../engine/resource/observed-status.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
@@ -228,7 +229,7 @@ export class TestProject {
     fn: (draft: ManifestDraft<S>) => void,
     options: ResourceOptions = {},
   ): Promise<ApplyResult> {
-    const manifest = this.#manifest(type, id, options, 'edit');
+    const manifest = await this.#manifest(type, id, options, 'edit');
     const { metadata, spec } = manifest.resource;
     const draft: ManifestDraft<S> = {
       labels: { ...metadata.labels },
@@ -273,7 +274,7 @@ export class TestProject {
     options: ResourceOptions = {},
   ): Promise<ApplyResult> {
     for (const id of typeof ids === 'string' ? [ids] : ids) {
-      this.#manifests.delete(this.#manifest(type, id, options, 'destroy').key);
+      this.#manifests.delete((await this.#manifest(type, id, options, 'destroy')).key);
     }
     return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
   }
@@ -444,7 +445,12 @@ export class TestProject {
     this.#applied.set(manifest.key, manifest.resource.metadata);
   }
 
-  #manifest(type: string, id: string, options: ResourceOptions, verb: string): ManifestResource {
+  async #manifest(
+    type: string,
+    id: string,
+    options: ResourceOptions,
+    verb: string,
+  ): Promise<ManifestResource> {
     const pointer = this.pointer(type, id, options);
     const found = this.#manifests.get(pointerKey(pointer));
     if (found) return found;
@@ -452,9 +458,16 @@ export class TestProject {
       .filter((m) => m.resource.metadata.type === pointer.type)
       .map((m) => m.resource.metadata.id)
       .sort(compareStrings);
+    // What an RGD renders is its controller's: what a cluster would report of it is an observed
+    // status, which a step can apply or edit.
+    const rendered = await this.get(pointer.type, id, pointer);
+    const owner = rendered?.metadata.owner ?? '';
+    const hint = owner.startsWith('ResourceGraph(')
+      ? `; it is rendered by ${owner}: what a cluster would report of it is given as an observed status, applied as the object annotated cosi.dev/observed: "true" with its status, then edited as { type: observed, id: ${JSON.stringify(observedStatusId(pointer.type, id))} }`
+      : '';
     throw Object.assign(
       new Error(
-        `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})`,
+        `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})${hint}`,
       ),
       { code: NOT_A_MANIFEST },
     );

@@ -92,3 +92,17 @@ describe('an externalRef of a kind the RGD also renders', () => {
     expect(report.reconciles).toBeLessThan(6);
   });
 });
+
+describe('an edit of what an RGD renders', () => {
+  it('is refused with the observed status to give instead', async () => {
+    const p = await project('fixtures/kro-webapp');
+    await p.converge();
+    await expect(
+      p.edit('Deployment', 'shop', (d) => {
+        d.spec = { status: { availableReplicas: 1 } };
+      }),
+    ).rejects.toThrow(
+      'it is rendered by ResourceGraph(webapp.kro.run): what a cluster would report of it is given as an observed status, applied as the object annotated cosi.dev/observed: "true" with its status, then edited as { type: observed, id: "Deployments.apps:shop" }',
+    );
+  });
+});
