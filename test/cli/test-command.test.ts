@@ -8,9 +8,9 @@ const SCENARIOS = 'fixtures/scenarios';
 const WRONG = `${SCENARIOS}/failing/vm-network-wrong.cosi-test.yaml`;
 
 describe('cosi test', () => {
-  it('passes the scenarios of vm-network, kubernetes, kro-webapp and yaml-transforms, step by step', async () => {
+  it('passes the scenarios of vm-network, kubernetes, kro-webapp, kro-external-ref and yaml-transforms, step by step', async () => {
     const { code, stdout } = await cli(['test', `${SCENARIOS}/passing`]);
-    expect(stdout).toBe('scenarios: 34 passed, 0 failed\n34 passed, 0 failed\n');
+    expect(stdout).toBe('scenarios: 43 passed, 0 failed\n43 passed, 0 failed\n');
     expect(code).toBe(0);
   }, 60_000);
 
