@@ -432,6 +432,7 @@ describe('cosi test, on scenarios written here', () => {
         `manifests: ${path.join(REPO, 'fixtures/kro-webapp')}`,
         'steps:',
         '  - expect-absent: no-such-file.yaml',
+        '  - destroy: ../nope/absent.yaml',
         '',
       ].join('\n'),
     );
@@ -442,6 +443,7 @@ describe('cosi test, on scenarios written here', () => {
     expect(failing.code).toBe(2);
     expect(failing.stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
       'missing-file.cosi-test.yaml:3:20: error[invalid-scenario]: `expect-absent`: no-such-file.yaml does not exist (a path is relative to the scenario)',
+      'missing-file.cosi-test.yaml:4:14: error[invalid-scenario]: `destroy`: ../nope/absent.yaml does not exist (a path is relative to the scenario)',
       expect.stringMatching(
         /^shop-outputs\.yaml:1:1: error\[unexpected-resource\]: .*Deployments\.apps\(default\/shop\)/,
       ),

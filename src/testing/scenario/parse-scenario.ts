@@ -384,10 +384,13 @@ class StepParser {
 
   /**
    * Whether a reference is a path to a file of documents: a name ending in `.yaml`, `.yml` or
-   * `.json` that is a file, or one that is no `TYPE/ID` (a ConfigMap may be named `app.yaml`).
+   * `.json` that is a file, starts with `./` or `../`, or is no `TYPE/ID` (a ConfigMap may be named
+   * `app.yaml`).
    */
   isPath(value: string): boolean {
     if (!/\.(ya?ml|json)$/i.test(value)) return false;
+    // No type is named `.` or `..`: a missing `../x.yaml` is a path that does not exist.
+    if (/^\.\.?\//.test(value)) return true;
     const slash = value.indexOf('/');
     if (slash <= 0 || slash === value.length - 1) return true;
     try {
