@@ -1159,7 +1159,9 @@ steps:
 `,
     );
     const scenario = await cli(['test', path.join(dir, 'wake.cosi-test.yaml')]);
-    expect(scenario.stdout + scenario.stderr).toMatch(/scenarios: 3 passed, 0 failed/);
+    expect(scenario.stdout + scenario.stderr).toMatch(
+      /scenarios: 1 passed, 0 failed \(steps: 3 passed, 0 failed\)/,
+    );
     expect(scenario.code).toBe(0);
 
     const bad = await tree({

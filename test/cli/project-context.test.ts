@@ -208,7 +208,7 @@ describe(
         ].join('\n'),
       );
       const test = await runCosi(['test'], dir);
-      expect(test.stdout).toContain('scenarios: 2 passed, 0 failed');
+      expect(test.stdout).toContain('scenarios: 1 passed, 0 failed (steps: 2 passed, 0 failed)');
       expect(test.code).toBe(0);
     });
 

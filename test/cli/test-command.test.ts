@@ -10,7 +10,9 @@ const WRONG = `${SCENARIOS}/failing/vm-network-wrong.cosi-test.yaml`;
 describe('cosi test', () => {
   it('passes the scenarios of vm-network, kubernetes, kro-webapp, kro-external-ref and yaml-transforms, step by step', async () => {
     const { code, stdout } = await cli(['test', `${SCENARIOS}/passing`]);
-    expect(stdout).toBe('scenarios: 43 passed, 0 failed\n43 passed, 0 failed\n');
+    expect(stdout).toBe(
+      'scenarios: 5 passed, 0 failed (steps: 43 passed, 0 failed)\n43 passed, 0 failed\n',
+    );
     expect(code).toBe(0);
   }, 60_000);
 
@@ -208,7 +210,7 @@ describe('cosi test, on scenarios written here', () => {
       'immutable.cosi-test.yaml:17:5: error[cel-violation]: engine is immutable (at /spec/spec/engine)',
     );
     // Every step of the first scenario passes; the second's one edit is refused.
-    expect(stdout).toMatch(/^scenarios: 4 passed, 1 failed$/m);
+    expect(stdout).toMatch(/^scenarios: 0 passed, 1 failed \(steps: 4 passed, 1 failed\)$/m);
     expect(code).toBe(1);
   });
 
@@ -437,7 +439,9 @@ describe('cosi test, on scenarios written here', () => {
       ].join('\n'),
     );
     const passing = await cli(['test', file], { cwd: dir });
-    expect(passing.stdout).toBe('scenarios: 4 passed, 0 failed\n4 passed, 0 failed\n');
+    expect(passing.stdout).toBe(
+      'scenarios: 1 passed, 0 failed (steps: 4 passed, 0 failed)\n4 passed, 0 failed\n',
+    );
     expect(passing.code).toBe(0);
     const failing = await cli(['test', present, missing], { cwd: dir });
     expect(failing.code).toBe(2);
@@ -738,7 +742,9 @@ describe('cosi test, on scenarios written here', () => {
     expect(checked.stdout).toContain('manifests: 5 resources in 2 files: 5 valid, 0 invalid');
     expect(checked.code).toBe(0);
     const tested = await cli(['test', 'beside'], { cwd: dir });
-    expect(tested.stdout).toBe('scenarios: 1 passed, 0 failed\n1 passed, 0 failed\n');
+    expect(tested.stdout).toBe(
+      'scenarios: 1 passed, 0 failed (steps: 1 passed, 0 failed)\n1 passed, 0 failed\n',
+    );
     expect(tested.code).toBe(0);
   });
 });

@@ -144,6 +144,22 @@ export function summarize(result: CheckResult): ClassSummary[] {
   }).filter((s) => s.passed + s.failed + s.skipped > 0);
 }
 
+/**
+ * `cosi test`'s scenarios, passed and failed, from its cases (one per step, named
+ * `file › scenario › step`): a scenario fails when one of its steps does.
+ */
+export function summarizeScenarios(result: CheckResult): { passed: number; failed: number } {
+  const failedOf = new Map<string, boolean>();
+  for (const c of result.cases) {
+    if (c.check !== 'scenarios') continue;
+    const cut = c.name.lastIndexOf(' › ');
+    const scenario = cut < 0 ? c.name : c.name.slice(0, cut);
+    failedOf.set(scenario, (failedOf.get(scenario) ?? false) || caseFailed(c, result));
+  }
+  const failed = [...failedOf.values()].filter(Boolean).length;
+  return { passed: failedOf.size - failed, failed };
+}
+
 /** What the manifests' cases hold, as kubeconform's summary counts it. */
 export interface ResourceSummary {
   readonly resources: number;

@@ -13,6 +13,7 @@ import {
   isFailure,
   summarize,
   summarizeResources,
+  summarizeScenarios,
   totals,
   type CheckResult,
   type ResourceSummary,
@@ -88,7 +89,10 @@ export function checkSummaryText(result: CheckResult): CheckSummaryText {
   const lines = summary.map((s) =>
     s.check === 'manifests'
       ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}${setAside && `; set aside: ${setAside}`}`
-      : `${s.check}: ${formatPassed(s)}`,
+      : s.check === 'scenarios'
+        ? // A case is a step: the scenarios are counted too, not only their steps.
+          `scenarios: ${formatPassed(summarizeScenarios(result))} (steps: ${formatPassed(s)})`
+        : `${s.check}: ${formatPassed(s)}`,
   );
   const counts = totals(summary);
   return {
