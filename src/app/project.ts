@@ -4,7 +4,7 @@ import {
 } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { isConflict, isRegistrationError, type RegistrationError } from '../engine/errors.js';
-import { messageOfThrown } from '../engine/thrown-value.js';
+import { isSafeError, messageOfThrown } from '../engine/thrown-value.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
 import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
@@ -304,7 +304,15 @@ export async function registerProjectControllers(
       );
     }
   } catch (error) {
-    throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
+    // Where it failed in the project's code (a builder chain naming a type that is not there, a
+    // throw of its own), as a controller's error is placed: the config's line, or the module's.
+    const at = isSafeError(error) ? projectErrorLocator(loaded, cwd)?.(error) : undefined;
+    throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, {
+      cause: error,
+      ...(at === undefined
+        ? {}
+        : { line: at.line, col: at.col, ...(at.file === file ? {} : { file: at.file }) }),
+    });
   } finally {
     monitor?.leave();
   }

@@ -3,7 +3,7 @@
  * never an internal error with a stack; `process.exit` called by the project's code is a finding
  * or that error, and the command's own exit code stands. Real processes: an exit is a process's.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,27 @@ describe('a config that fails', () => {
       'export default defineConfig({ definitions: [VM], setup: () => { throw Object.create(null); } });\n',
     );
     expectConfigError(r, /setup failed: a non-Error object with a null prototype/);
+  });
+
+  it('in setup is placed where it threw: in the config, or in the module it imports', async () => {
+    // The config's own line (the third: after the two of HEADER).
+    const own = await check(
+      "export default defineConfig({ definitions: [VM], setup: (rt) => { if (rt) throw new Error('nope'); } });\n",
+    );
+    expect(own.stderr).toMatch(/^cosi: cosi\.config\.ts:3:\d+: setup failed: nope$/m);
+    // A builder chain in a module naming a type it does not import (a ReferenceError there).
+    await mkdir(path.join(dir, 'controllers'));
+    await writeFile(
+      path.join(dir, 'controllers', 'setup.ts'),
+      'export function setupAll(runtime: unknown): void {\n  if (runtime) {\n    void Servic;\n  }\n}\ndeclare const Servic: unknown;\n',
+    );
+    const module = await check(
+      "import { setupAll } from './controllers/setup';\nexport default defineConfig({ definitions: [VM], setup: setupAll });\n",
+    );
+    expect(module.code).toBe(2);
+    expect(module.stderr).toMatch(
+      /^cosi: controllers\/setup\.ts:3:\d+: setup failed: Servic is not defined$/m,
+    );
   });
 });
 

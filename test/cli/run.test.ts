@@ -350,7 +350,7 @@ export default defineConfig({
     const result = await cli(['run', '.'], { cwd: dir, onInterrupt: () => () => undefined });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      line('ERROR', 'cosi\\.config\\.mjs: setup failed: boom code=config'),
+      line('ERROR', 'cosi\\.config\\.mjs:1:\\d+: setup failed: boom code=config'),
     );
   });
 
