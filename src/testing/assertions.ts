@@ -2,6 +2,7 @@ import { describeStuck } from '../app/stuck-controllers.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import type { ErrorRecord } from '../engine/runtime/error-record.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
 import { absentFields } from './absent-fields.js';
 import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
@@ -157,6 +158,12 @@ export function expectConverged(subject: ConvergenceReport | TestProject): void 
   if (problem !== undefined) throw thrownAtCaller(new CosiAssertionError(problem), expectConverged);
 }
 
+/** Where in the project's code an error was thrown, as `cosi check` ends its message with it. */
+function thrownAt(error: ErrorRecord): string {
+  const at = error.location;
+  return at === undefined ? '' : ` (at ${at.file}:${at.line}:${at.col})`;
+}
+
 /** Why a report did not converge, or `undefined` when it did. */
 export function convergenceProblem(report: ConvergenceReport): string | undefined {
   if (report.converged) return undefined;
@@ -165,8 +172,10 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
     `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}`,
   ];
   for (const c of report.controllers) {
+    // The place is said once: on the controller's line, and on an item's when it differs.
+    const said = c.lastError && c.condition === 'failed' ? thrownAt(c.lastError) : '';
     if (c.lastError && c.condition === 'failed')
-      lines.push(`  ${c.name} failed: ${c.lastError.message}`);
+      lines.push(`  ${c.name} failed: ${c.lastError.message}${said}`);
     // A run ended by its time bound: what was still running, what kept it going.
     if (c.runningAtEnd !== undefined)
       lines.push(
@@ -178,7 +187,7 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
       );
     for (const item of c.failingItems)
       lines.push(
-        `  ${c.name} could not ${item.mapping === true ? `map the change of ${formatPointer(item.pointer)} to the items it affects` : `reconcile ${formatPointer(item.pointer)}`} (${item.attempts} attempts): ${item.error.message}`,
+        `  ${c.name} could not ${item.mapping === true ? `map the change of ${formatPointer(item.pointer)} to the items it affects` : `reconcile ${formatPointer(item.pointer)}`} (${item.attempts} attempts): ${item.error.message}${thrownAt(item.error) === said ? '' : thrownAt(item.error)}`,
       );
   }
   for (const o of report.oscillating.slice(0, 5))

@@ -651,6 +651,10 @@ describe('cosi test, on scenarios written here', () => {
       'not-converged.cosi-test.yaml:3:5: error[not-converged]: expected the controllers to converge, but they did not (failing)\n    ',
     );
     expect(stdout).toMatch(/^ {4}\S+ could not reconcile .*one is a lonely number$/m);
+    // With where it threw, as check's reconcile-failed finding says it: once, on the controller's line.
+    expect(stdout).toMatch(
+      /^ {4}EchoController failed: .*one is a lonely number \(at \S*cosi\.config\.ts:15:\d+\)$/m,
+    );
     const json = JSON.parse((await cli(['test', file, '-o', 'json'], { cwd: dir })).stdout) as {
       cases: { findings: { diff?: string }[] }[];
     };

@@ -331,6 +331,10 @@ describe('assertions', () => {
     const report = await p.converge();
     const error = await thrown(async () => expectConverged(report));
     expect(error.message).toContain('could not reconcile Counters.test.cosi.dev(default/start)');
+    // Where it threw, as cosi check ends a reconcile-failed finding with it.
+    expect(error.message).toMatch(
+      /failed: .*one is a lonely number \(at fixtures\/cli\/failing-controller\/cosi\.config\.ts:15:\d+\)$/m,
+    );
     const [finding] = await expectFinding(p, { code: 'reconcile-failed', message: 'lonely' });
     expect(finding?.file).toBe('fixtures/cli/failing-controller/counters.yaml');
     const missing = await thrown(() => expectFinding(p, { code: 'not-converged' }));
