@@ -19,9 +19,9 @@ export async function resolveTestConfig(
 ): Promise<LoadedConfig | undefined> {
   if (config === false) return undefined;
   if (typeof config === 'string') return loadProjectConfig({ files: [], config, cwd });
-  if (config === undefined) {
-    return paths.length === 0 ? undefined : loadProjectConfig({ files: paths, cwd });
-  }
+  // As the CLI: from the manifest paths, then the working directory, upwards (manifests given as
+  // text or objects, or none, have no path: the working directory's project's config).
+  if (config === undefined) return loadProjectConfig({ files: paths, cwd });
   return {
     file: CONFIG_OBJECT_NAME,
     config,

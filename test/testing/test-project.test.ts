@@ -343,6 +343,17 @@ describe('assertions', () => {
 });
 
 describe('other kinds of projects', () => {
+  it("manifests as text, with no config given, run with the working directory's project config", async () => {
+    // As `cosi apply -f -` inside a project: the config is looked for from the working directory.
+    const cwd = path.join(REPO, 'fixtures/vm-network');
+    const p = await project({
+      cwd,
+      manifests: 'metadata: { type: vm, id: solo }\nspec: { cpus: 1, image: arch, host: node-a }\n',
+    });
+    expect(p.config?.file).toBe(path.join(cwd, 'cosi.config.ts'));
+    expect((await p.get('vm', 'solo'))?.metadata.type).toBe('VMs.example.org');
+  });
+
   it('a config object and manifests as objects', async () => {
     const p = await project({ config: echoConfig, manifests: counters(3, 4) });
     expectConverged(await p.converge());
