@@ -413,7 +413,43 @@ function describeLoadError(
     const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
     return { problem, ...(named ?? { line: frame.line, col: columnIn(file, frame, message) }) };
   }
-  return { problem, line: frame.line, col: frame.col, module: frame.file };
+  const cycle = importsConfigBack(frame.file, file, message)
+    ? importCycleHint(frame.file, file)
+    : '';
+  return { problem: problem + cycle, line: frame.line, col: frame.col, module: frame.file };
+}
+
+/**
+ * Whether a module the config imports failed on a value it imported from the config itself: the
+ * config is still loading while its imports run, so what they read of it at their top level (a
+ * type defined there, `App.namespace`) is undefined. TypeScript does not see it; the error alone
+ * (`Cannot read properties of undefined`) does not say why.
+ */
+function importsConfigBack(module: string, config: string, message: string): boolean {
+  if (
+    !/\bundefined\b|before initialization|is not (?:defined|a function|a constructor)/.test(message)
+  )
+    return false;
+  let text: string;
+  try {
+    text = readFileSync(module, 'utf8');
+  } catch {
+    return false;
+  }
+  const stem = (file: string): string => file.replace(/\.(?:[cm]?[jt]s)$/, '');
+  // Value imports only: `import type` is erased, so it makes no cycle.
+  const imports = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+  for (const [, specifier = ''] of text.matchAll(imports)) {
+    if (stem(path.resolve(path.dirname(module), specifier)) === stem(config)) return true;
+  }
+  return false;
+}
+
+/** What to say of a module that imports the config that imports it. */
+function importCycleHint(module: string, config: string): string {
+  const name = (file: string): string => path.relative(path.dirname(config), file) || file;
+  // Kept short: a config problem is cut past 240 characters, and the error's own text comes first.
+  return ` (import cycle: ${name(module)} imports ${name(config)}, which imports it: move the types to a module both import)`;
 }
 
 /**

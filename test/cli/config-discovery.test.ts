@@ -199,6 +199,49 @@ describe('mistakes in the config', () => {
     );
   });
 
+  it('a module that reads a type of the config that imports it names the import cycle', async () => {
+    // The config is still loading while its imports run: App is undefined in the module (review
+    // first2 M1); tsc accepts it, and the TypeError alone does not say why.
+    await mkdir(path.join(dir, 'controllers'));
+    await writeFile(
+      path.join(dir, 'controllers', 'total.ts'),
+      [
+        "import type { Controller } from 'cosi';",
+        "import { VM } from '../cosi.config';",
+        'export const total: Controller = {',
+        "  name: 'Total',",
+        "  inputs: [{ namespace: VM.namespace, type: VM.type, kind: 'weak' }],",
+        '  outputs: [],',
+        '  async run() {},',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const r = await apply(
+      [
+        "import { defineConfig, defineResource } from 'cosi';",
+        "import { total } from './controllers/total';",
+        "export const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });",
+        'export default defineConfig({ definitions: [VM], controllers: [total] });',
+        '',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^cosi: controllers\/total\.ts:5:\d+: cannot load the config: Cannot read properties of undefined \(reading 'namespace'\) \(import cycle: controllers\/total\.ts imports cosi\.config\.ts, which imports it: move the types to a module both import\)$/m,
+    );
+    // A type-only import is erased: no cycle, and none is named.
+    await writeFile(
+      path.join(dir, 'controllers', 'total.ts'),
+      "import type { VM } from '../cosi.config';\nexport const total = (undefined as unknown as { v: typeof VM }).v;\n",
+    );
+    const typeOnly = await apply(
+      "import { total } from './controllers/total';\nexport default { controllers: [total] };\n",
+    );
+    expect(typeOnly.stderr).toMatch(/cannot load the config: Cannot read properties of undefined/);
+    expect(typeOnly.stderr).not.toContain('import cycle');
+  });
+
   it('a module the config imports that throws is the place of the error, with its line', async () => {
     await writeFile(
       path.join(dir, 'helper.ts'),
