@@ -238,6 +238,12 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('-  cpus: 8');
     expect(r.stdout).toContain('+  cpus: 4');
     expect(r.stdout).toContain('expectations: 1 passed, 1 failed');
+    // How to accept a meant change, on stderr (stdout is the report).
+    expect(r.stderr).toBe(
+      `cosi: 1 resource differs from the golden files in ${dir}: if the change is meant, run the same command with --update to record it\n`,
+    );
+    const json = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+    expect(json.stderr).toBe('');
   });
 
   it('reports missing and unexpected resources against the golden tree', async () => {

@@ -272,6 +272,20 @@ export async function renderCheck(
       quiet: flags.quiet === true,
     }),
   );
+  // A golden file that no longer matches: how to accept a meant change, as the job's file says.
+  if (format === 'text' && flags.expect !== undefined && flags.update !== true) {
+    const differ = result.check.cases.filter(
+      (c) =>
+        c.check === 'expectations' &&
+        caseFailed(c, result.check) &&
+        c.findings.some((f) => GOLDEN_DIFFERENCES.has(f.code)),
+    ).length;
+    if (differ > 0) {
+      io.stderr.write(
+        `cosi: ${differ} resource${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''} from the golden files in ${flags.expect}: if the change is meant, run the same command with --update to record it\n`,
+      );
+    }
+  }
   if (flags.trace !== undefined && result.record) {
     await writeTraceFile(flags.trace, result.record, {
       cwd: io.cwd,
@@ -284,6 +298,13 @@ export async function renderCheck(
     await writeReportFile(flags.report, result.report, { cwd: io.cwd });
   }
 }
+
+/** The findings of a golden tree that `--update` would bring in line with the converged state. */
+const GOLDEN_DIFFERENCES: ReadonlySet<string> = new Set([
+  'missing-resource',
+  'unexpected-resource',
+  'unexpected-state',
+]);
 
 /** A setup failure's line on stderr: with its place, as other commands say it. */
 function setupMessage(error: unknown): string {
