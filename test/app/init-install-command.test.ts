@@ -47,6 +47,13 @@ describe('the install line cosi init ends with', () => {
     expect(installCommand('/home/me/proj', '/root/.npm/_npx/0a1b2c/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev <the cosi .tgz you ran with npx> typescript',
     );
+    // npx said which tarball it ran (npm_config_package): that one, a line to paste as it is.
+    expect(
+      installCommand('/home/me/proj', '/root/.npm/_npx/0a1b2c/node_modules/cosi', {
+        ...NONE,
+        npxTarball: '/home/me/dl/cosi-0.1.0.tgz',
+      }),
+    ).toBe('npm init -y && npm install --save-dev /home/me/dl/cosi-0.1.0.tgz typescript');
   });
 
   it('quotes a path the shell would split', () => {

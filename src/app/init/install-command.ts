@@ -12,7 +12,8 @@ import * as path from 'node:path';
  * A cosi run from npx's cache, or from another package's `node_modules` (another project's, a
  * global install), is no place to depend on: npm clears the cache, and the other package's
  * reinstall or removal breaks the link (and its dependencies are that package's). The line then
- * names the package to install, the tarball cosi came as, instead.
+ * names the package to install, the tarball cosi came as, instead: npx's own when it says which
+ * (`npm_config_package`), else a placeholder.
  *
  * @example
  * installCommand('/home/me/proj', '/home/me/src/cosi', { hasPackageJson: true })
@@ -21,7 +22,14 @@ import * as path from 'node:path';
 export function installCommand(
   projectDir: string,
   cosiRoot: string,
-  { hasPackageJson }: { readonly hasPackageJson: boolean },
+  {
+    hasPackageJson,
+    npxTarball,
+  }: {
+    readonly hasPackageJson: boolean;
+    /** The tarball npx was given (`npx --package ./cosi-0.1.0.tgz`), absolute, when known. */
+    readonly npxTarball?: string;
+  },
 ): string {
   const project = path.resolve(projectDir);
   const root = path.resolve(cosiRoot);
@@ -34,7 +42,9 @@ export function installCommand(
   }
   const cached = root.split(path.sep).includes('_npx');
   const cosi = cached
-    ? '<the cosi .tgz you ran with npx>'
+    ? npxTarball !== undefined
+      ? shellWord(npxTarball)
+      : '<the cosi .tgz you ran with npx>'
     : inModules
       ? '<the cosi .tgz you installed>'
       : shellWord(root);

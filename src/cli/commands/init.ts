@@ -32,6 +32,7 @@ export const initCommand: CliCommand<[string], InitResult> = {
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
       installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
         hasPackageJson: existsSync(path.resolve(io.cwd, result.dir, 'package.json')),
+        ...npxTarball(io),
       }),
       'npx cosi check --expect expected --typecheck   # what the CI job runs',
       'npx cosi get appconfig                         # what the controller made',
@@ -44,6 +45,17 @@ export const initCommand: CliCommand<[string], InitResult> = {
     io.stdout.write(['', 'Next:', ...steps.map((step) => `  ${step}`), ''].join('\n'));
   },
 };
+
+/**
+ * The tarball `npx --package ./cosi-0.1.0.tgz cosi init` ran, which npm names in the command's
+ * environment (`npm_config_package`, relative to where npx ran): one `.tgz` that is there.
+ */
+function npxTarball(io: CliIo): { npxTarball?: string } {
+  const given = io.env.npm_config_package;
+  if (given === undefined || given.includes('\n') || !/\.(?:tgz|tar\.gz)$/.test(given)) return {};
+  const file = path.resolve(io.cwd, given);
+  return existsSync(file) ? { npxTarball: file } : {};
+}
 
 async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> {
   try {
