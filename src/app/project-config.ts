@@ -20,6 +20,8 @@ export interface ConfigLocation {
   readonly files: readonly string[];
   /** An explicit config file, or a directory holding one (`--config`). */
   readonly config?: string;
+  /** What `config` is called in messages: `--config` (the CLI's flag), or a library's option. */
+  readonly configOption?: string;
   readonly cwd: string;
   /** Wall ms the config may take to load (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
@@ -114,7 +116,8 @@ export function explainMissingConfig(
 }
 
 async function findConfigFile(location: ConfigLocation): Promise<string | undefined> {
-  if (location.config !== undefined) return explicitConfig(location.config, location.cwd);
+  if (location.config !== undefined)
+    return explicitConfig(location.config, location.cwd, location.configOption);
   const starts: string[] = [];
   for (const given of location.files) {
     if (given === '-') continue;
@@ -169,17 +172,17 @@ async function distrustOf(file: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function explicitConfig(given: string, cwd: string): Promise<string> {
+async function explicitConfig(given: string, cwd: string, option = '--config'): Promise<string> {
   const full = path.resolve(cwd, given);
   const kind = await kindOf(full);
   if (kind === 'file') return full;
   if (kind === 'directory') {
     const found = await findConfig(full);
     if (found !== undefined) return found;
-    throw new ConfigError(`--config: ${given}`, `no ${CONFIG_FILE_NAMES.join(', ')} in it`);
+    throw new ConfigError(`${option}: ${given}`, `no ${CONFIG_FILE_NAMES.join(', ')} in it`);
   }
   throw new ConfigError(
-    `--config: ${given}`,
+    `${option}: ${given}`,
     kind === undefined ? 'no such file or directory' : 'not a regular file',
   );
 }

@@ -18,7 +18,9 @@ export async function resolveTestConfig(
   { cwd, paths }: { readonly cwd: string; readonly paths: readonly string[] },
 ): Promise<LoadedConfig | undefined> {
   if (config === false) return undefined;
-  if (typeof config === 'string') return loadProjectConfig({ files: [], config, cwd });
+  if (typeof config === 'string') {
+    return loadProjectConfig({ files: [], config, cwd, configOption: 'config' });
+  }
   // As the CLI: from the manifest paths, then the working directory, upwards (manifests given as
   // text or objects, or none, have no path: the working directory's project's config).
   if (config === undefined) return loadProjectConfig({ files: paths, cwd });

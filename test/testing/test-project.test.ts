@@ -343,6 +343,11 @@ describe('assertions', () => {
 });
 
 describe('other kinds of projects', () => {
+  it('a config path that is not there is named as the option it was given in, not a flag', async () => {
+    const error = await thrown(() => project({ config: 'cosi.confg.ts', manifests: counters(1) }));
+    expect(error.message).toBe('config: cosi.confg.ts: no such file or directory');
+  });
+
   it("manifests as text, with no config given, run with the working directory's project config", async () => {
     // As `cosi apply -f -` inside a project: the config is looked for from the working directory.
     const cwd = path.join(REPO, 'fixtures/vm-network');
