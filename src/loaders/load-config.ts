@@ -403,9 +403,13 @@ function describeLoadError(
     const guess = didYouMean(missing, Object.keys(cosi));
     message = `${missing} is not exported by 'cosi'${guess ? ` (did you mean ${guess}?)` : ''}`;
   }
-  const problem = `cannot load the config: ${message}`;
+  let problem = `cannot load the config: ${message}`;
   const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
   if (frame === undefined) return { problem };
+  const unbound = /^(\w+) is not defined$/.exec(message)?.[1];
+  if (unbound !== undefined && typeof cosi === 'object' && cosi !== null && unbound in cosi) {
+    problem += misspeltImportHint(frame.file, unbound, Object.keys(cosi));
+  }
   // In the config itself: its position (a module that is not there: where it is named, which
   // the transpiled code's frame only comes near); in a module it imports: named in the message.
   if (frame.file === file) {
@@ -417,6 +421,30 @@ function describeLoadError(
     ? importCycleHint(frame.file, file)
     : '';
   return { problem: problem + cycle, line: frame.line, col: frame.col, module: frame.file };
+}
+
+/**
+ * A name `cosi` exports that the file uses without importing it, because its import from `cosi`
+ * misspells it (`import { definResource }`, then `defineResource(...)`): the import is what to fix.
+ */
+function misspeltImportHint(file: string, used: string, exported: readonly string[]): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const clauses = /\bimport\s*\{([^}]*)\}\s*from\s*['"]cosi['"]/g;
+  for (const [, names = ''] of text.matchAll(clauses)) {
+    for (const entry of names.split(',')) {
+      const imported = /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1];
+      if (imported === undefined || exported.includes(imported)) continue;
+      if (didYouMean(imported, [used]) === used) {
+        return ` (its import from 'cosi' names ${imported}, which 'cosi' does not export: did you mean ${used}?)`;
+      }
+    }
+  }
+  return '';
 }
 
 /**

@@ -199,6 +199,18 @@ describe('mistakes in the config', () => {
     );
   });
 
+  it('a name of cosi used but misspelt in its import names the import to fix', async () => {
+    await writeFile(
+      path.join(dir, 'types.ts'),
+      "import { definResource } from 'cosi';\nexport const VM = defineResource({ type: 'VMs.example.org' });\n",
+    );
+    const r = await apply("import { VM } from './types';\nexport default { definitions: [VM] };\n");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^cosi: types\.ts:2:\d+: cannot load the config: defineResource is not defined \(its import from 'cosi' names definResource, which 'cosi' does not export: did you mean defineResource\?\)$/m,
+    );
+  });
+
   it('a module that reads a type of the config that imports it names the import cycle', async () => {
     // The config is still loading while its imports run: App is undefined in the module (review
     // first2 M1); tsc accepts it, and the TypeError alone does not say why.
