@@ -338,8 +338,9 @@ describe('cosi test, on scenarios written here', () => {
         'steps:\n  - expect: { apiVersion: kro.run/v1alpha1, kind: WebApp, metadata: { name: blog } }\n',
       );
       const { stdout } = await cli(['test', 'e.cosi-test.yaml'], { cwd: empty });
+      // At the expected document that names the type (2:13), not at its step (2:5).
       expect(stdout).toContain(
-        'e.cosi-test.yaml:2:5: error[invalid-scenario]: the step cannot be carried out: resource type "WebApp" is not registered (the scenario loads no manifests: name them with `manifests:`, or in the config)',
+        'e.cosi-test.yaml:2:13: error[invalid-scenario]: the step cannot be carried out: resource type "WebApp" is not registered (the scenario loads no manifests: name them with `manifests:`, or in the config)',
       );
     } finally {
       await rm(empty, { recursive: true, force: true });

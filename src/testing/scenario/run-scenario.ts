@@ -121,6 +121,10 @@ export async function runScenario(
             return [failureAt('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`)];
           }
           broken = true;
+          const place =
+            typeof error === 'object' && error !== null
+              ? (PLACE_OF_ERROR.get(error) ?? step.at)
+              : step.at;
           // A type unknown to a project that loaded nothing: what was meant to define it is missing.
           const hint =
             empty && problem.includes('is not registered')
@@ -129,7 +133,7 @@ export async function runScenario(
           return [
             failureAt(
               'invalid-scenario',
-              step.at,
+              place,
               `the step cannot be carried out: ${problem}${hint}`,
             ),
           ];
@@ -185,6 +189,9 @@ async function scenarioConfig(
       : { files: [...(scenario.manifests ?? []), scenario.dir], cwd, ...bounds },
   );
 }
+
+/** Where in the scenario a step's error belongs when not at the step: the document it is about. */
+const PLACE_OF_ERROR = new WeakMap<object, Place>();
 
 /**
  * A controller that called `process.exit` during the step's convergence fails the step, whatever
@@ -258,7 +265,14 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       return (
         await Promise.all(
           step.documents.map(async ({ at, ref, document }) => {
-            const pointer = pointerOf(project, ref);
+            let pointer: Pointer;
+            try {
+              pointer = pointerOf(project, ref);
+            } catch (error) {
+              // A type no definition has: at the document that names it, not at its step.
+              if (typeof error === 'object' && error !== null) PLACE_OF_ERROR.set(error, at);
+              throw error;
+            }
             const resource = await project.get(pointer.type, pointer.id, pointer);
             if (resource === undefined) {
               return [
