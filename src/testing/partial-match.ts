@@ -26,7 +26,8 @@ export function matchesPartially(actual: unknown, expected: unknown): boolean {
 /**
  * `actual` cut down to the shape of `expected`: only the keys `expected` names, so that a diff
  * of the two shows what differs and not every field the expectation leaves out. An array whose
- * length differs, or a value of another kind, is kept whole.
+ * length differs, or a value of another kind, is kept whole, and so is an object that has none of
+ * the keys `expected` names.
  */
 export function pruneToShape(actual: unknown, expected: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual) && actual.length === expected.length) {
@@ -42,6 +43,9 @@ export function pruneToShape(actual: unknown, expected: unknown): unknown {
     for (const key of Object.keys(expected)) {
       if (Object.hasOwn(actual, key)) pruned[key] = pruneToShape(actual[key], expected[key]);
     }
+    // None of the keys expected is there (a misspelt field): what is there, rather than `{}`,
+    // which reads as an empty object.
+    if (Object.keys(pruned).length === 0 && Object.keys(actual).length > 0) return actual;
     return pruned;
   }
   return actual;

@@ -343,6 +343,15 @@ describe('assertions', () => {
 });
 
 describe('other kinds of projects', () => {
+  it('a misspelt field: the diff shows the fields there are, not an empty spec', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const error = await thrown(() => expectResource(p, 'NetworkConfig', 'web-1', { bridg: 'x' }));
+    expect(error.message).toContain('it has no "bridg"');
+    expect(error.message).toContain('+bridge: br-debian');
+    expect(error.message).not.toContain('+{}');
+  });
+
   it('a config path that is not there is named as the option it was given in, not a flag', async () => {
     const error = await thrown(() => project({ config: 'cosi.confg.ts', manifests: counters(1) }));
     expect(error.message).toBe('config: cosi.confg.ts: no such file or directory');
