@@ -1,5 +1,15 @@
 import type { ResourceDefinition } from './definition.js';
 
+/**
+ * kubectl's `singular.group` form of a cosi type (`vm.example.org` beside `vms.example.org`),
+ * which COSI's aliases lack; a Kubernetes kind has it among its aliases as `KIND.GROUP`.
+ */
+function groupForms(definition: ResourceDefinition): string[] {
+  const dot = definition.type.indexOf('.');
+  if (definition.kubernetes !== undefined || dot < 0) return [];
+  return [`${definition.displayType}${definition.type.slice(dot)}`.toLowerCase()];
+}
+
 /** Why a type name did not resolve. */
 export class TypeResolutionError extends Error {
   constructor(
@@ -32,7 +42,7 @@ export class DefinitionRegistry {
   register(definition: ResourceDefinition): void {
     if (this.#byType.has(definition.type)) this.#unindex(definition.type);
     this.#byType.set(definition.type, definition);
-    for (const name of [definition.id, ...definition.allAliases]) {
+    for (const name of [definition.id, ...definition.allAliases, ...groupForms(definition)]) {
       let types = this.#byName.get(name);
       if (!types) this.#byName.set(name, (types = new Set()));
       types.add(definition.type);

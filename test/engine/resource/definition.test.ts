@@ -125,4 +125,16 @@ describe('resource definitions', () => {
     }
     expect(() => registry.resolve('nope')).toThrow(/not registered/);
   });
+
+  it("resolves kubectl's singular.group form of a cosi type, which tells apart types of the same name", () => {
+    const registry = new DefinitionRegistry([
+      createDefinition({ type: 'VMs.example.org' }),
+      createDefinition({ type: 'VMs.other.org' }),
+      createDefinition({ type: 'MachineStatuses.example.org' }),
+    ]);
+    expect(registry.resolve('vm.example.org').type).toBe('VMs.example.org');
+    expect(registry.resolve('VM.other.org').type).toBe('VMs.other.org');
+    expect(registry.resolve('machinestatus.example.org').type).toBe('MachineStatuses.example.org');
+    expect(() => registry.resolve('vm.example')).toThrow(/not registered/);
+  });
 });
