@@ -29,6 +29,17 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((p) => p.close()));
 });
 
+/** A queue controller whose reconcile never settles. */
+const hanging: QController = {
+  name: 'HangingController',
+  settings: {
+    inputs: [{ namespace: Counter.namespace, type: Counter.type, kind: 'primary' }],
+    outputs: [{ type: Echo.type, kind: 'exclusive' }],
+  },
+  reconcile: () => new Promise<void>(() => undefined),
+  mapInput: async () => [],
+};
+
 /** The message of what `run` throws (it must throw). */
 async function thrown(run: () => Promise<unknown>): Promise<Error> {
   try {
@@ -282,15 +293,6 @@ describe('assertions', () => {
   });
 
   it("a reconcile that never settles fails expectConverged naming it, within the runner's test timeout", async () => {
-    const hanging: QController = {
-      name: 'HangingController',
-      settings: {
-        inputs: [{ namespace: Counter.namespace, type: Counter.type, kind: 'primary' }],
-        outputs: [{ type: Echo.type, kind: 'exclusive' }],
-      },
-      reconcile: () => new Promise<void>(() => undefined),
-      mapInput: async () => [],
-    };
     const p = await project({
       config: { definitions: [Counter, Echo], controllers: [hanging] },
       manifests: counters(1),
@@ -302,15 +304,6 @@ describe('assertions', () => {
   });
 
   it('a reconcile that never settles is named when a time bound ends the run first (another controller requeues)', async () => {
-    const hanging: QController = {
-      name: 'HangingController',
-      settings: {
-        inputs: [{ namespace: Counter.namespace, type: Counter.type, kind: 'primary' }],
-        outputs: [{ type: Echo.type, kind: 'exclusive' }],
-      },
-      reconcile: () => new Promise<void>(() => undefined),
-      mapInput: async () => [],
-    };
     const p = await project({
       config: { ...pollerConfig, controllers: [...(pollerConfig.controllers ?? []), hanging] },
       manifests: counters(1),
