@@ -294,6 +294,7 @@ export {
 export {
   and,
   annotationsChanged,
+  generationChanged,
   labelSelectorPredicate,
   labelsChanged,
   newPredicateFuncs,

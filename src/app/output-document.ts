@@ -40,7 +40,10 @@ export function toDocument(
     metadata.ownerReferences = md.ownerReferences.map((r) => ({ ...r }));
   const document =
     definition?.sensitivity === 'sensitive' ? { metadata } : { metadata, spec: resource.spec };
-  return definition?.kubernetes ? toKubernetesDocument(document, definition.kubernetes) : document;
+  if (definition?.kubernetes === undefined) return document;
+  // Kubernetes' own field, printed only in its shape: cosi's metadata keeps COSI's.
+  metadata.generation = md.generation;
+  return toKubernetesDocument(document, definition.kubernetes);
 }
 
 /** RFC 3339 in UTC, without milliseconds when they are zero (as Go prints it). */

@@ -236,8 +236,6 @@ export function createResourceGraphController(
   );
   /** The instance each render left, by `namespace/id`, while it is unchanged. */
   const settled = new Map<string, Resource<Spec>>();
-  /** Each instance's spec as last rendered, and its generation (1, and one more per change). */
-  const generations = new Map<string, { readonly spec: string; readonly generation: number }>();
   const mappedTypes = [
     ...new Set([...externalTypes, ...nestedTypes, ...(observe ? [OBSERVED_STATUS_TYPE] : [])]),
   ];
@@ -320,12 +318,11 @@ export function createResourceGraphController(
         if (!instance.metadata.finalizers.includes(INSTANCE_FINALIZER)) {
           await rt.addFinalizer(instance.metadata, INSTANCE_FINALIZER);
         }
-        const generation = generationOf(generations, key, instance);
-        left = await renderInstance(rt, graph, instance, generation, problems, outputs, {
+        left = await renderInstance(rt, graph, instance, problems, outputs, {
           namespaces,
           observe,
         });
-      } else generations.delete(key);
+      }
       await removeUnwritten(rt, outputs);
       if (instance !== undefined && instance.metadata.phase === 'tearingDown') {
         await releaseInstance(rt, instance, outputs);
@@ -408,7 +405,6 @@ async function renderInstance(
   rt: QRuntime,
   graph: ResourceGraph,
   instance: Resource<Spec>,
-  generation: number,
   problems: string[],
   outputs: Outputs,
   reading: { readonly namespaces: readonly string[]; readonly observe: boolean },
@@ -606,7 +602,7 @@ async function renderInstance(
   const errors = problems.map((p) =>
     p.startsWith(`${instanceName}: `) ? p.slice(instanceName.length + 2) : p,
   );
-  status.conditions = instanceConditions(errors, waits, generation);
+  status.conditions = instanceConditions(errors, waits, instance.metadata.generation);
   // An instance another controller wrote as its own (not an RGD's nested instance, which is
   // written unowned) is that controller's to write: its status is left alone.
   if (instance.metadata.owner !== '') return undefined;
@@ -623,24 +619,6 @@ async function renderInstance(
     },
     { noOwner: true },
   );
-}
-
-/**
- * The generation of an instance as the API server would count it: 1 when first seen, one more
- * each time its spec (all but status) changes.
- */
-function generationOf(
-  generations: Map<string, { readonly spec: string; readonly generation: number }>,
-  key: string,
-  instance: Resource<Spec>,
-): number {
-  const { status: _status, ...rest } = instance.spec;
-  const spec = JSON.stringify(rest);
-  const last = generations.get(key);
-  if (last?.spec === spec) return last.generation;
-  const generation = last === undefined ? 1 : last.generation + 1;
-  generations.set(key, { spec, generation });
-  return generation;
 }
 
 /**
@@ -902,7 +880,7 @@ function isOwnNested(
 /**
  * A resource as CEL sees it: the Kubernetes document, with the metadata the API server would
  * have generated, deterministic so that renders are reproducible: `uid` (from the type,
- * namespace and name), `generation` and `resourceVersion` (the resource's version).
+ * namespace and name), `generation` (the state's) and `resourceVersion` (the resource's version).
  */
 /** What an externalRef reads of a document, as the API server stores the object. */
 function readExternal(node: GraphNode, document: Record<string, unknown>): Record<string, unknown> {
@@ -923,7 +901,7 @@ function documentOf(
   if (namespaced) documentMetadata.namespace = metadata.namespace;
   else delete documentMetadata.namespace;
   documentMetadata.uid = deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`);
-  documentMetadata.generation = metadata.version;
+  documentMetadata.generation = metadata.generation;
   documentMetadata.resourceVersion = String(metadata.version);
   if (hasKeys(metadata.labels)) documentMetadata.labels = metadata.labels;
   if (hasKeys(metadata.annotations)) documentMetadata.annotations = metadata.annotations;

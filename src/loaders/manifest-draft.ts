@@ -25,6 +25,7 @@ export function manifestDraft<S>(
     type: pointer.type,
     id: pointer.id,
     version: 0,
+    generation: 0,
     owner: '',
     phase: 'running' as const,
     finalizers: [] as string[],

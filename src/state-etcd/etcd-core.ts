@@ -8,6 +8,7 @@ import {
 } from '../engine/errors.js';
 import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
 import { toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
+import { nextGeneration } from '../engine/resource/generation.js';
 import type { StateCore } from '../engine/state/state-core.js';
 import type {
   CreateOptions,
@@ -828,6 +829,7 @@ export class EtcdCore implements StateCore {
     const md = draft.metadata;
     const now = this.#now();
     md.version = 1;
+    md.generation = 1;
     md.owner = owner;
     md.created = now;
     md.updated = now;
@@ -855,6 +857,7 @@ export class EtcdCore implements StateCore {
     const md = draft.metadata;
     const old = current.resource.metadata;
     md.version = old.version + 1;
+    md.generation = nextGeneration(current.resource, draft.spec, md.phase);
     md.owner = old.owner;
     md.created = old.created;
     md.updated = this.#now();

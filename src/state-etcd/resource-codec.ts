@@ -35,6 +35,8 @@ export function decodeResource(key: string, value: Buffer): Resource {
   ) {
     throw new CorruptValueError(key, 'not an object with metadata (id, type, namespace, version)');
   }
+  // Written before resources had a generation: count from the first.
+  if (typeof metadata.generation !== 'number') metadata.generation = 1;
   return freezeResource({ metadata: metadata as unknown as MutableMetadata, spec: parsed.spec });
 }
 

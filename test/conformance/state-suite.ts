@@ -806,6 +806,69 @@ export function describeStateConformance(
       });
     });
 
+    describe('generation', () => {
+      const gen = async (state: State, id = 'a'): Promise<number> =>
+        (await state.get(ptr(id))).metadata.generation;
+
+      it('starts at 1, also for a resource made again after it was destroyed', async () => {
+        const state = setup();
+        expect((await create(state, 'a')).metadata.generation).toBe(1);
+        await state.modify(path('a'), (d) => {
+          d.spec.size = 1;
+        });
+        await state.teardown(ptr('a'));
+        await state.destroy(ptr('a'));
+        expect((await create(state, 'a')).metadata.generation).toBe(1);
+      });
+
+      it('counts changes of the spec, in update and in modify', async () => {
+        const state = setup();
+        const created = await create(state, 'a');
+        const draft = toDraft(created);
+        draft.spec.size = 2;
+        expect((await state.update(draft)).metadata.generation).toBe(2);
+        await state.modify(path('a'), (d) => {
+          d.spec.path = '/elsewhere';
+        });
+        expect(await gen(state)).toBe(3);
+      });
+
+      it('keeps it on writes of metadata alone: labels, annotations, finalizers', async () => {
+        const state = setup();
+        await create(state, 'a');
+        await state.modify(path('a'), (d) => {
+          d.metadata.labels = { tier: 'gold' };
+          d.metadata.annotations = { note: 'x' };
+        });
+        await state.addFinalizer(ptr('a'), 'f');
+        await state.removeFinalizer(ptr('a'), 'f');
+        const stored = await state.get(ptr('a'));
+        expect(stored.metadata).toMatchObject({ version: 4, generation: 1 });
+      });
+
+      it('keeps it when only the top-level status changes (the status subresource rule)', async () => {
+        const state = setup();
+        await state.create(newResource(ptr('k'), { spec: { replicas: 1 } }));
+        await state.modify(newResource(ptr('k'), {} as Record<string, unknown>), (d) => {
+          d.spec.status = { ready: 1 };
+        });
+        expect(await gen(state, 'k')).toBe(1);
+        await state.modify(newResource(ptr('k'), {} as Record<string, unknown>), (d) => {
+          d.spec.spec = { replicas: 2 };
+        });
+        expect(await gen(state, 'k')).toBe(2);
+      });
+
+      it('counts the start of a teardown once, as the API server counts deletionTimestamp', async () => {
+        const state = setup();
+        await create(state, 'a');
+        await state.addFinalizer(ptr('a'), 'f');
+        await state.teardown(ptr('a'));
+        await state.teardown(ptr('a'));
+        expect(await gen(state)).toBe(2);
+      });
+    });
+
     describe('teardown', () => {
       it('moves a resource to tearingDown and answers true when it has no finalizers', async () => {
         const state = setup();

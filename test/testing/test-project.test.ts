@@ -97,6 +97,33 @@ describe('createTestProject on the vm-network fixture', () => {
     await expectResource(p, 'HostStatus', 'node-a', { allocated: 2, vms: ['web-1'] });
   });
 
+  it('counts generations as a cluster does: status writes and finalizers keep them, spec edits count', async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    expectConverged(await p.converge());
+    // kro wrote the blog's status and its finalizer: still the first generation.
+    const blog = await p.get<{ status: { conditions: { observedGeneration: number }[] } }>(
+      'webapp',
+      'blog',
+    );
+    expect(blog?.metadata).toMatchObject({ generation: 1, finalizers: ['kro.run/finalizer'] });
+    expect(blog?.metadata.version).toBeGreaterThan(2);
+    expect(blog?.spec.status.conditions.map((c) => c.observedGeneration)).toEqual([1, 1, 1, 1]);
+    expect((await p.get('deploy', 'blog'))?.metadata.generation).toBe(1);
+    await p.edit<{ spec: { replicas?: number } }>('webapp', 'blog', (draft) => {
+      draft.spec.spec.replicas = 3;
+    });
+    expectConverged(await p.converge());
+    const edited = await p.get<{ status: { conditions: { observedGeneration: number }[] } }>(
+      'webapp',
+      'blog',
+    );
+    expect(edited?.metadata.generation).toBe(2);
+    expect(edited?.spec.status.conditions.map((c) => c.observedGeneration)).toEqual([2, 2, 2, 2]);
+    // The Deployment kro renders changed its replicas: its own second generation.
+    expect((await p.get('deploy', 'blog'))?.metadata.generation).toBe(2);
+    expect((await p.get('deploy', 'shop'))?.metadata.generation).toBe(1);
+  });
+
   it("holds a kro instance with kro's finalizer until what it rendered is gone, as kro does", async () => {
     const p = await project({ manifests: 'fixtures/kro-webapp' });
     expectConverged(await p.converge());

@@ -64,6 +64,16 @@ export const specChanged: Predicate = predicateFuncs({
     !deepEqual(specOf(e.objectOld), specOf(e.objectNew)),
 });
 
+/**
+ * Passes updates whose generation changed, controller-runtime's `GenerationChangedPredicate`:
+ * a change of the spec other than its `status`, or the start of a teardown (see the state's
+ * `generation.ts`). A status write, a label, a finalizer pass no event. Metadata-only watches
+ * carry the generation too. Creates, deletes and generic events pass.
+ */
+export const generationChanged: Predicate = predicateFuncs({
+  update: (e) => e.objectOld.metadata.generation !== e.objectNew.metadata.generation,
+});
+
 /** Passes updates whose labels changed. Creates, deletes and generic events pass. */
 export const labelsChanged: Predicate = predicateFuncs({
   update: (e) => !deepEqual(e.objectOld.metadata.labels, e.objectNew.metadata.labels),

@@ -36,6 +36,12 @@ export interface KubernetesKind {
    * so no field is unknown.
    */
   readonly keepsUnknownFields?: boolean;
+  /**
+   * `false` for a built-in kind the API server keeps no `metadata.generation` for (ConfigMap,
+   * Service, Role, ...): its objects print none. Custom resources and the built-in kinds with a
+   * spec a controller acts on (Deployment, Job, Ingress, ...) have one.
+   */
+  readonly generation?: boolean;
 }
 
 /** What a user writes to declare a type. Everything but `type` is optional. */

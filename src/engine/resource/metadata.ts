@@ -26,6 +26,11 @@ export interface ResourceMetadata {
   readonly id: string;
   /** 0 until the resource is first stored, then 1 and +1 on every write. */
   readonly version: number;
+  /**
+   * 0 until the resource is first stored, then 1 and +1 on every write that changes what is asked
+   * of it (see `generation.ts`): Kubernetes' `metadata.generation`.
+   */
+  readonly generation: number;
   /** The controller that wrote it; empty for a user's resource. */
   readonly owner: string;
   readonly phase: Phase;
@@ -45,6 +50,7 @@ export interface MutableMetadata {
   type: string;
   id: string;
   version: number;
+  generation: number;
   owner: string;
   phase: Phase;
   finalizers: string[];
@@ -74,6 +80,7 @@ export function createMetadata(
     type,
     id,
     version: 0,
+    generation: 0,
     owner: '',
     phase: 'running',
     finalizers: init?.finalizers ? [...new Set(init.finalizers)] : [],
@@ -91,6 +98,7 @@ export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
     type: md.type,
     id: md.id,
     version: md.version,
+    generation: md.generation,
     owner: md.owner,
     phase: md.phase,
     // Most resources have none of these: a fresh empty is cheaper than copying one.
@@ -117,6 +125,7 @@ export function cloneStoredMetadata(md: ResourceMetadata): MutableMetadata {
     type: md.type,
     id: md.id,
     version: md.version,
+    generation: md.generation,
     owner: md.owner,
     phase: md.phase,
     finalizers: md.finalizers.length === 0 ? [] : [...md.finalizers],
@@ -160,6 +169,7 @@ export function withFinalizers(
     type: md.type,
     id: md.id,
     version: md.version,
+    generation: md.generation,
     owner: md.owner,
     phase: md.phase,
     finalizers: finalizers as string[],
@@ -231,6 +241,7 @@ export function freezeMetadata(md: MutableMetadata | ResourceMetadata): Resource
 export function storedMetadata(
   md: MutableMetadata | ResourceMetadata,
   version: number,
+  generation: number,
   owner: string,
   created: number,
   updated: number,
@@ -240,6 +251,7 @@ export function storedMetadata(
     type: md.type,
     id: md.id,
     version,
+    generation,
     owner,
     phase: md.phase,
     finalizers: frozenSet(md.finalizers),
@@ -317,6 +329,6 @@ function finalizersEqual(a: readonly string[], b: readonly string[]): boolean {
   cloneMetadata(md);
   cloneStoredMetadata(md);
   const never = undefined as unknown as number;
-  storedMetadata(md, 0, '', never, never);
+  storedMetadata(md, 0, 0, '', never, never);
   withFinalizers(md, []);
 }

@@ -75,11 +75,20 @@ export function draftOfEmpty<S>(empty: Draft<S>): Draft<S> {
 export function storedFromDraft<S>(
   draft: Draft<S>,
   version: number,
+  generation: number,
   owner: string,
   created: number,
   updated: number,
 ): Resource<S> {
-  return stored(draft.metadata, deepFreeze(draft.spec), version, owner, created, updated);
+  return stored(
+    draft.metadata,
+    deepFreeze(draft.spec),
+    version,
+    generation,
+    owner,
+    created,
+    updated,
+  );
 }
 
 function storedDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
@@ -97,6 +106,7 @@ function storedDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
 export function storedCopy<S>(
   resource: Resource<S> | Draft<S>,
   version: number,
+  generation: number,
   owner: string,
   created: number,
   updated: number,
@@ -105,6 +115,7 @@ export function storedCopy<S>(
     resource.metadata,
     freezeCopy(resource.spec as S),
     version,
+    generation,
     owner,
     created,
     updated,
@@ -116,12 +127,13 @@ function stored<S>(
   md: Draft['metadata'] | Resource['metadata'],
   spec: S,
   version: number,
+  generation: number,
   owner: string,
   created: number,
   updated: number,
 ): Resource<S> {
   return Object.freeze({
-    metadata: storedMetadata(md, version, owner, created, updated),
+    metadata: storedMetadata(md, version, generation, owner, created, updated),
     spec: spec as DeepReadonly<S>,
   });
 }

@@ -2,6 +2,7 @@ import { compareStrings } from '../compare-strings.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
 import { freezeMetadata, metadataEqual, type MutableMetadata } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
+import { nextGeneration } from '../resource/generation.js';
 import { isThenable } from '../is-thenable.js';
 import {
   draftOfEmpty,
@@ -155,7 +156,7 @@ export class InMemoryCore implements StateCore, SyncCore {
     if (collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     // The caller keeps its resource: the state stores a frozen copy, stamped as it is made.
     const now = this.#now();
-    const stored = storedCopy(resource, 1, options.owner ?? '', now, now);
+    const stored = storedCopy(resource, 1, 1, options.owner ?? '', now, now);
     this.#storeNew(collection, stored);
     return stored;
   }
@@ -166,7 +167,8 @@ export class InMemoryCore implements StateCore, SyncCore {
   ): Promise<Resource<S>> {
     const current = this.#checkUpdate(resource, options);
     const { version, owner, created } = current.metadata;
-    const stored = storedCopy(resource, version + 1, owner, created, this.#now());
+    const generation = nextGeneration(current, resource.spec, resource.metadata.phase);
+    const stored = storedCopy(resource, version + 1, generation, owner, created, this.#now());
     this.#storeUpdate(stored, current);
     return stored;
   }
@@ -305,7 +307,7 @@ export class InMemoryCore implements StateCore, SyncCore {
     const collection = this.#collectionOf(md);
     if (!knownMissing && collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     const now = this.#now();
-    const stored = storedFromDraft(draft, 1, owner, now, now);
+    const stored = storedFromDraft(draft, 1, 1, owner, now, now);
     this.#storeNew(collection, stored);
     return stored;
   }
@@ -434,6 +436,7 @@ export class InMemoryCore implements StateCore, SyncCore {
       read === undefined ? this.#checkUpdate(draft, options) : checkOwner(read, options);
     const md = draft.metadata;
     md.version = current.metadata.version + 1;
+    md.generation = nextGeneration(current, draft.spec, md.phase);
     md.owner = current.metadata.owner;
     md.created = current.metadata.created;
     md.updated = this.#now();

@@ -77,6 +77,34 @@ const PRINT_COLUMNS: Readonly<Record<string, readonly PrintColumn[]>> = {
   'networking.k8s.io/Ingress': [{ name: 'Class', jsonPath: '{.spec.ingressClassName}' }],
 };
 
+/**
+ * The built-in kinds whose objects have a `metadata.generation`: those whose REST strategy sets
+ * it to 1 on create and counts their spec's changes (`pkg/registry/<group>/<kind>/strategy.go` in
+ * Kubernetes). Every other built-in object has none.
+ */
+const GENERATION_KINDS: ReadonlySet<string> = new Set([
+  '/ReplicationController',
+  'apps/DaemonSet',
+  'apps/Deployment',
+  'apps/ReplicaSet',
+  'apps/StatefulSet',
+  'batch/CronJob',
+  'batch/Job',
+  'networking.k8s.io/Ingress',
+  'networking.k8s.io/IngressClass',
+  'networking.k8s.io/NetworkPolicy',
+  'policy/PodDisruptionBudget',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'flowcontrol.apiserver.k8s.io/FlowSchema',
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
+]);
+
 const catalogs = new Map<KubernetesRelease, BuiltinKinds>();
 /** The built-in definitions made, with the release each is of. */
 const builtins = new WeakMap<ResourceDefinition, KubernetesRelease>();
@@ -255,6 +283,7 @@ export class BuiltinKinds {
         apiVersion: entry.group === '' ? entry.version : `${entry.group}/${entry.version}`,
         kind: entry.kind,
         namespaced: entry.namespaced,
+        ...(GENERATION_KINDS.has(`${entry.group}/${entry.kind}`) ? {} : { generation: false }),
       },
     });
   }

@@ -15,8 +15,8 @@
  *   ignored, so that `cosi get -o yaml` output (and `kubectl get -o yaml`'s) reads back.
  *
  * Output writes the same shape back: `apiVersion`, `kind`, `metadata` (name, namespace unless the
- * type is cluster-scoped, labels, annotations, `resourceVersion` from the version,
- * `creationTimestamp`), then the spec's fields. cosi's owner and phase, which Kubernetes has no
+ * type is cluster-scoped, labels, annotations, `resourceVersion` from the version, `generation`
+ * for the kinds that have one, `creationTimestamp`), then the spec's fields. cosi's owner and phase, which Kubernetes has no
  * field for, are the annotations `cosi.dev/owner` and `cosi.dev/phase`.
  */
 
@@ -260,6 +260,9 @@ export function toKubernetesDocument(
   if (md.phase === 'tearingDown') annotations[PHASE_ANNOTATION] = md.phase;
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
   metadata.resourceVersion = String(md.version);
+  if (kind.generation !== false && typeof md.generation === 'number' && md.generation > 0) {
+    metadata.generation = md.generation;
+  }
   metadata.creationTimestamp = md.created;
   if (md.finalizers !== undefined) metadata.finalizers = md.finalizers;
   if (md.ownerReferences !== undefined) metadata.ownerReferences = md.ownerReferences;

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { labelEqual, labelQuery, toDraft, type Draft, type Resource } from '../../../src/index.js';
+import {
+  createInMemoryState,
+  labelEqual,
+  labelQuery,
+  newResource,
+  toDraft,
+  type Draft,
+  type Resource,
+} from '../../../src/index.js';
 import { freezeResource } from '../../../src/engine/resource/resource.js';
 import { toPartialObjectMetadata } from '../../../src/engine/builder/events.js';
 import {
   and,
   annotationsChanged,
+  generationChanged,
   labelSelectorPredicate,
   labelsChanged,
   newPredicateFuncs,
@@ -60,6 +69,37 @@ describe('newPredicateFuncs', () => {
     const isWeb = newPredicateFuncs((o) => o.metadata.labels.app === 'web');
     expect(isWeb.update({ objectOld: old, objectNew: renamed })).toBe(false);
     expect(isWeb.update({ objectOld: renamed, objectNew: old })).toBe(true);
+  });
+});
+
+describe('generationChanged', () => {
+  it("passes spec changes and a teardown's start, drops status, label and finalizer writes", async () => {
+    const state = createInMemoryState();
+    const pointer = { namespace: 'default', type: 'WebApps.kro.run', id: 'blog' };
+    type Body = { spec: { replicas: number }; status?: { ready: number } };
+    let old = await state.create(newResource<Body>(pointer, { spec: { replicas: 1 } }));
+    const write = async (change: (d: Draft<Body>) => void): Promise<boolean> => {
+      const next = await state.modifyWithResult(
+        newResource<Body>(pointer, { spec: { replicas: 0 } }),
+        change,
+      );
+      const passed = generationChanged.update({ objectOld: old, objectNew: next });
+      old = next;
+      return passed;
+    };
+    expect(await write((d) => void (d.spec.status = { ready: 1 }))).toBe(false);
+    expect(await write((d) => void (d.metadata.labels = { tier: 'gold' }))).toBe(false);
+    expect(await write((d) => void (d.metadata.finalizers = ['example.com/hold']))).toBe(false);
+    expect(await write((d) => void (d.spec.spec.replicas = 3))).toBe(true);
+    await state.teardown(pointer);
+    const tearing = await state.get<Body>(pointer);
+    expect(generationChanged.update({ objectOld: old, objectNew: tearing })).toBe(true);
+    // Metadata-only watches carry the generation too.
+    const partial = generationChanged.update({
+      objectOld: toPartialObjectMetadata(old),
+      objectNew: toPartialObjectMetadata(tearing),
+    });
+    expect(partial).toBe(true);
   });
 });
 

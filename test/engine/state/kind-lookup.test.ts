@@ -20,6 +20,7 @@ const draft = (kind: number, id: string, value: number) => ({
   metadata: {
     ...pointer(kind, id),
     version: 0,
+    generation: 0,
     owner: '',
     phase: 'running' as const,
     finalizers: [],

@@ -71,7 +71,10 @@ spec:
       apiVersion: 'v1',
       kind: 'ConfigMap',
       namespaced: true,
+      // The API server keeps no generation for a ConfigMap; a Deployment's is counted.
+      generation: false,
     });
+    expect(registry.resolve('deploy').kubernetes?.generation).toBeUndefined();
     expect(resources[1]?.resource.spec).toMatchObject({ spec: { replicas: 2 } });
   });
 
