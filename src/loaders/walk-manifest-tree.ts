@@ -208,6 +208,13 @@ function isBelow(real: string, dir: string): boolean {
   return dir !== '' && real.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
 }
 
+/** Whether directory `dir` is one of the walk's `ancestors` or holds one of them. */
+function encloses(dir: string, ancestors: ReadonlySet<string>): boolean {
+  if (ancestors.has(dir)) return true;
+  for (const ancestor of ancestors) if (isBelow(ancestor, dir)) return true;
+  return false;
+}
+
 /**
  * Files sorted by path, but a chainsaw test's in the order its steps apply them (`order`), in
  * the places its files have: the load takes a later apply of an object as an update of the one
@@ -978,7 +985,9 @@ class ManifestWalker {
       if (isDirectory && role === 'plain' && name === GO_TEST_DATA_DIRECTORY) {
         this.#unrendered.push(goTestData(childDisplay));
       } else if (isDirectory) {
-        if (ancestors.has(childReal)) {
+        // A link to a directory of the walk, or to one that holds it (`root -> /`, `up -> ../..`),
+        // would walk the tree again and what is around it: the whole machine, for `/`.
+        if (encloses(childReal, ancestors)) {
           this.#report(
             'symlink-loop',
             childDisplay,

@@ -99,6 +99,23 @@ describe('readManifests', () => {
     expect(result.resources).toHaveLength(1);
   });
 
+  it('reports a symlink to a directory that holds the tree as a loop, not walking around the tree (review gate4 G8)', async () => {
+    await tree({
+      'repo/definitions.yaml': DEFINITION,
+      'repo/sub/a.yaml': vm('a'),
+      'sibling/b.yaml': vm('b'),
+    });
+    const repo = path.join(dir, 'repo');
+    await symlink('../..', path.join(repo, 'sub', 'up'));
+    await symlink(path.parse(dir).root, path.join(repo, 'root'));
+    const result = await readManifests(['.'], { cwd: repo });
+    expect(result.findings.map(where)).toEqual([
+      ['symlink-loop', 'root'],
+      ['symlink-loop', path.join('sub', 'up')],
+    ]);
+    expect(result.files).toEqual(['definitions.yaml', path.join('sub', 'a.yaml')]);
+  });
+
   it('reports a symlink that points at itself', async () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     await symlink('loop.yaml', path.join(dir, 'loop.yaml'));
