@@ -22,6 +22,9 @@ const HEAD_KEY = /^(["']?)(apiVersion|kind)\1[ \t]*:(?:[ \t]+(.*))?$/;
 const DOCUMENT_START = /^---(?:[ \t]|$)/;
 const DOCUMENT_END = /^\.\.\.(?:[ \t]|$)/;
 
+/** A top-level explicit key (`? apiVersion`, its value on a `: ...` line). */
+const EXPLICIT_KEY = /^\?(?:[ \t]|$)/;
+
 /** A line with nothing in it but a comment. */
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
 
@@ -49,6 +52,8 @@ export function objectHeadOf(text: string): ObjectHead | undefined {
   const found = new Map<string, string | null>();
   let first: number | undefined;
   let last = lines.length;
+  /** Whether the first document has a top-level explicit key (`? apiVersion`). */
+  let explicitKey = false;
   for (const [at, line] of lines.entries()) {
     if (DOCUMENT_START.test(line) || DOCUMENT_END.test(line)) {
       if (first !== undefined) {
@@ -59,22 +64,33 @@ export function objectHeadOf(text: string): ObjectHead | undefined {
     }
     if (BLANK_OR_COMMENT.test(line) || (first === undefined && line.startsWith('%'))) continue;
     first ??= at;
+    if (EXPLICIT_KEY.test(line)) explicitKey = true;
     const key = HEAD_KEY.exec(line);
     if (key?.[2] !== undefined && !found.has(key[2])) found.set(key[2], stringOf(key[3]));
   }
   if (first === undefined) return undefined;
+  const whole = !bounded || last < lines.length;
   if ((lines[first] ?? '').startsWith('{')) {
-    return flowHeadOf(lines.slice(first, last).join('\n'), !bounded || last < lines.length);
+    return parsedHeadOf(lines.slice(first, last).join('\n'), whole);
   }
   const apiVersion = found.get('apiVersion');
   const kind = found.get('kind');
-  return typeof apiVersion === 'string' && typeof kind === 'string'
-    ? { apiVersion, kind }
-    : undefined;
+  if (typeof apiVersion === 'string' && typeof kind === 'string') return { apiVersion, kind };
+  // Keys whose value the line does not show as a plain string (`kind: !!str Deployment`, the
+  // value on the next line, `? apiVersion`): the document is parsed, as kubectl would read it.
+  const unsure = (key: string) => found.get(key) === null || (explicitKey && !found.has(key));
+  if (
+    (unsure('apiVersion') || unsure('kind')) &&
+    (found.has('apiVersion') || explicitKey) &&
+    (found.has('kind') || explicitKey)
+  ) {
+    return parsedHeadOf(lines.slice(first, last).join('\n'), whole);
+  }
+  return undefined;
 }
 
-/** The head of a document written as one flow mapping, parsed whole when it is (`whole`). */
-function flowHeadOf(document: string, whole: boolean): ObjectHead | undefined {
+/** The head of a document parsed whole, when it is whole (`whole`). */
+function parsedHeadOf(document: string, whole: boolean): ObjectHead | undefined {
   if (!whole) return undefined;
   let value: unknown;
   try {

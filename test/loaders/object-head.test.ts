@@ -14,6 +14,18 @@ describe('objectHeadOf', () => {
     expect(objectHeadOf('{apiVersion: apps/v1, kind: Deployment, spec: {}}\n')).toEqual(deployment);
   });
 
+  it('parses the document when a key is there but its value is not a plain string on its line (review gate4 G1)', () => {
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment' };
+    expect(objectHeadOf('apiVersion: apps/v1\nkind: !!str Deployment\n')).toEqual(deployment);
+    expect(objectHeadOf('apiVersion: apps/v1\nkind:\n  Deployment\nmetadata: {}\n')).toEqual(
+      deployment,
+    );
+    expect(objectHeadOf('? apiVersion\n: apps/v1\nkind: Deployment\n')).toEqual(deployment);
+    expect(objectHeadOf('apiVersion: &v apps/v1\nkind: Deployment\n---\nx: [\n')).toEqual(
+      deployment,
+    );
+  });
+
   it('finds none where they are not both strings at the top level of the first document', () => {
     for (const text of [
       'replicaCount: 1\nimage: nginx\n',
