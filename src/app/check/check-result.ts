@@ -174,12 +174,14 @@ export interface ResourceSummary {
   readonly failedFiles: number;
 }
 
-/** Findings about a file that was not read: it counts as no file. */
-const NOT_READ: ReadonlySet<string> = new Set([
-  'path-not-found',
-  'unreadable-file',
-  'symlink-loop',
-]);
+/** Findings about a path that is no file: it counts as no file. */
+const NOT_READ: ReadonlySet<string> = new Set(['path-not-found', 'symlink-loop']);
+
+/**
+ * A manifest file's name: one that cannot be read (`EACCES`, too large, a dangling link) is a
+ * file that failed whole. An unreadable directory is none, nor a path named in another way.
+ */
+const MANIFEST_NAME = /\.(?:ya?ml|json)$/i;
 
 /** The resources and files of a check, and how many of them are valid, invalid or skipped. */
 export function summarizeResources(result: CheckResult): ResourceSummary {
@@ -195,6 +197,8 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
       if (c.name === '(input)' || c.notManifest === true) continue;
       // A path that is not there (or not readable) is no file read, and its finding says so.
       if (c.findings.some((f) => NOT_READ.has(f.code))) continue;
+      const unread = c.findings.some((f) => f.code === 'unreadable-file');
+      if (unread && !MANIFEST_NAME.test(c.name)) continue;
       files.add(c.name);
       if (caseFailed(c, result)) failedFiles++;
       continue;

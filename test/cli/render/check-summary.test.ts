@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CheckCase, CheckResult } from '../../../src/app/check/check-result.js';
+import {
+  summarizeResources,
+  type CheckCase,
+  type CheckResult,
+} from '../../../src/app/check/check-result.js';
 import { renderCheckGithub } from '../../../src/cli/render/check/check-github.js';
 import { renderCheckJunit } from '../../../src/cli/render/check/check-junit.js';
 import { renderCheckTap } from '../../../src/cli/render/check/check-tap.js';
@@ -44,6 +48,47 @@ describe("check's manifests summary", () => {
         failedFiles: 1,
       }),
     ).toBe('2 resources in 3 files: 2 valid, 0 invalid, 1 file failed whole');
+  });
+
+  it('counts a manifest file that cannot be read as a file failed whole, not a missing path or an unreadable directory (review gate4 G2)', () => {
+    const whole = (name: string, code: 'unreadable-file' | 'path-not-found'): CheckCase => ({
+      check: 'manifests',
+      name,
+      findings: [
+        {
+          code,
+          message: `${name}: no`,
+          severity: 'error',
+          file: name,
+          line: 0,
+          col: 0,
+          pointer: '',
+        },
+      ],
+    });
+    const result: CheckResult = {
+      cases: [
+        {
+          check: 'manifests',
+          name: 'ok.yaml:1 ConfigMap ok',
+          resource: {
+            file: 'ok.yaml',
+            line: 1,
+            col: 1,
+            kind: 'ConfigMap',
+            name: 'ok',
+            status: 'valid',
+          },
+          findings: [],
+        },
+        whole('d/locked.yaml', 'unreadable-file'),
+        whole('d/dangling.yml', 'unreadable-file'),
+        whole('d/lockdir', 'unreadable-file'),
+        whole('missing.yaml', 'path-not-found'),
+      ],
+      strict: false,
+    };
+    expect(summarizeResources(result)).toMatchObject({ files: 3, valid: 1, failedFiles: 2 });
   });
 
   it('groups digits as en-US does', () => {
