@@ -215,6 +215,46 @@ describe("check's summary lines", () => {
     );
   });
 
+  it('JUnit: one <failure> in a case of several findings, holding each of them (review gate4 G4)', () => {
+    const finding = (code: 'duplicate-resource' | 'schema-violation', line: number) => ({
+      code,
+      message: `${code} here`,
+      severity: 'error' as const,
+      file: 'y.yaml',
+      line,
+      col: 9,
+      pointer: '/spec/replicas',
+    });
+    const junit = renderCheckJunit({
+      cases: [
+        {
+          check: 'manifests',
+          name: 'y.yaml:1 Deployment bad',
+          resource: {
+            file: 'y.yaml',
+            line: 1,
+            col: 1,
+            kind: 'Deployment',
+            name: 'bad',
+            status: 'invalid',
+          },
+          findings: [finding('duplicate-resource', 4), finding('schema-violation', 6)],
+        },
+      ],
+      strict: false,
+    });
+    expect(junit.match(/<failure /g)).toHaveLength(1);
+    expect(junit).toContain(
+      '<failure type="duplicate-resource" message="duplicate-resource here (and 1 more finding)">',
+    );
+    expect(junit).toContain(
+      'y.yaml:4:9: duplicate-resource: duplicate-resource here\nat /spec/replicas',
+    );
+    expect(junit).toContain(
+      'y.yaml:6:9: schema-violation: schema-violation here\nat /spec/replicas',
+    );
+  });
+
   it('group the digits of the github summary line', () => {
     const github = renderCheckGithub(bigCheck(4998, 2, 0), { cwd: '/w' });
     expect(github.trimEnd().split('\n').at(-1)).toBe('4,998 passed, 2 failed');

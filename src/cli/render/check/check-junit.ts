@@ -9,7 +9,10 @@ import {
 } from '../../../app/check/check-result.js';
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 
-/** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
+/**
+ * JUnit XML: a test suite per check class, a test case per case, one failure in a failing case
+ * holding each of its findings.
+ */
 export function renderCheckJunit(result: CheckResult, title = 'cosi check'): string {
   const summary = summarize(result);
   const { passed, failed: failures, skipped } = totals(summary);
@@ -39,12 +42,28 @@ export function renderCheckJunit(result: CheckResult, title = 'cosi check'): str
       if (failing.length === 0) {
         out.push(`      <failure type="invalid" message="${xml(FINDINGS_NOT_LISTED)}"/>`);
       }
-      for (const f of failing) {
-        const body = [formatLocation(f), f.pointer ? `at ${f.pointer}` : '', f.diff ?? '']
-          .filter(Boolean)
-          .join('\n');
+      // One <failure> a case, as JUnit's schema has it (Jenkins keeps the first of several): the
+      // first finding's, with every finding in its text.
+      const [first] = failing;
+      if (first !== undefined) {
+        const more = failing.length - 1;
+        const message =
+          more === 0
+            ? first.message
+            : `${first.message} (and ${more} more ${more === 1 ? 'finding' : 'findings'})`;
+        const body = failing
+          .map((f) =>
+            [
+              more === 0 ? formatLocation(f) : `${formatLocation(f)}: ${f.code}: ${f.message}`,
+              f.pointer ? `at ${f.pointer}` : '',
+              f.diff ?? '',
+            ]
+              .filter(Boolean)
+              .join('\n'),
+          )
+          .join('\n\n');
         out.push(
-          `      <failure type="${xml(f.code)}" message="${xml(f.message)}">${xml(body)}</failure>`,
+          `      <failure type="${xml(first.code)}" message="${xml(message)}">${xml(body)}</failure>`,
         );
       }
       out.push('    </testcase>');
