@@ -566,12 +566,20 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
 });
 
 /**
- * Resources by pointer, without what differs between runs: versions, timestamps, and the order
- * in which concurrent controllers added their finalizers (a set).
+ * Resources by pointer, without what differs between runs: versions and generations (how many
+ * writes and spec changes a run took to get there), timestamps, and the order in which concurrent
+ * controllers added their finalizers (a set).
  */
 function comparable(resources: readonly Resource[]): Map<string, unknown> {
   const entries = resources.map((r): [string, unknown] => {
-    const { version: _v, created: _c, updated: _u, finalizers, ...metadata } = r.metadata;
+    const {
+      version: _v,
+      generation: _g,
+      created: _c,
+      updated: _u,
+      finalizers,
+      ...metadata
+    } = r.metadata;
     return [
       pointerKey(r.metadata),
       { metadata: { ...metadata, finalizers: [...finalizers].sort() }, spec: r.spec },
