@@ -137,7 +137,9 @@ export function pendingFinalizers(p: Pointer, finalizers: readonly string[]): Co
  * Throws when an updater has changed what the state decides: which resource its draft names (its
  * namespace, type or id) or its version. A mistake in the updater, not a conflict: retrying would
  * call it again and make the same change (a version that never matches conflicts forever, a
- * renamed draft writes elsewhere).
+ * renamed draft writes elsewhere). Also for the draft of a resource `modify` creates: renamed, it
+ * would be created past the checks made on the one asked for (a controller's declared outputs),
+ * over a resource already there.
  */
 export function checkUpdaterDraft(
   current: Pointer & { readonly version: number },

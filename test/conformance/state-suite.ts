@@ -679,6 +679,35 @@ export function describeStateConformance(
         expect(got.spec).toEqual({ path: '/a', size: 4 });
       });
 
+      it('refuses, and creates nothing, when the function renames the draft of a new resource', async () => {
+        const state = setup();
+        const taken = await create(state, 'taken', { owner: 'other' });
+        const renames: ((draft: Draft<PathSpec>) => void | Promise<void>)[] = [
+          (draft) => {
+            draft.metadata.id = 'taken';
+          },
+          (draft) => {
+            draft.metadata.type = OTHER_TYPE;
+          },
+          async (draft) => {
+            await settle();
+            draft.metadata.namespace = 'elsewhere';
+          },
+        ];
+        for (const rename of renames) {
+          const error = await errorOf(
+            state.modify<PathSpec>(path('new'), rename, { owner: 'ctrl' }),
+          );
+          expect(error).toBeInstanceOf(TypeError);
+          expect((error as Error).message).toContain('(default/new) changed which resource');
+        }
+        // Nothing written: not the resource asked for, not the one named, not the one overwritten.
+        expect(await state.get(ptr('taken'))).toEqual(taken);
+        await expectNotFound(state.get(ptr('new')));
+        expect(await state.list({ namespace: NS, type: OTHER_TYPE })).toEqual([]);
+        expect(await state.list({ namespace: 'elsewhere', type: TYPE })).toEqual([]);
+      });
+
       it('creates a missing resource with the owner of the options', async () => {
         const state = setup();
         const stored = await state.modifyWithResult(path('a'), () => undefined, { owner: 'ctrl' });

@@ -388,15 +388,25 @@ export class InMemoryCore implements StateCore, SyncCore {
     const current = this.#peekedBefore(pointer) ? this.#peekedResource : this.#find(pointer);
     if (current) return this.#updateWithConflicts(pointer, fn, options, progress, current);
     const draft = draftOfEmpty(empty);
+    // The draft may be `empty`'s own metadata: what was asked for is noted before `fn` runs, so
+    // that a renamed draft is refused as on an update, not created elsewhere (over what is there).
+    const asked = {
+      namespace: pointer.namespace,
+      type: pointer.type,
+      id: pointer.id,
+      version: draft.metadata.version,
+    };
     if (progress) progress.handed = draft.metadata.version;
     const pending: unknown = fn(draft);
     if (!isThenable(pending)) {
       if (progress) progress.applied = true;
+      checkUpdaterDraft(asked, draft.metadata);
       // A synchronous `fn` let nobody write in between: the id is still free.
       return this.#create(draft, options.owner ?? '', true);
     }
     return Promise.resolve(pending).then(() => {
       if (progress) progress.applied = true;
+      checkUpdaterDraft(asked, draft.metadata);
       return this.#finishCreate(empty, draft, fn, options, progress);
     });
   }

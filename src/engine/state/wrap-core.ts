@@ -265,6 +265,8 @@ export class CoreState implements State {
       }
       const draft = toDraft(empty);
       await fn(draft);
+      // A renamed draft is refused as on an update, not created elsewhere.
+      checkUpdaterDraft(empty.metadata, draft.metadata);
       try {
         return await this.#core.create(draft, { owner: options.owner ?? '' });
       } catch (error) {

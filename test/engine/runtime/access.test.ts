@@ -92,6 +92,19 @@ describe('the controller facade', () => {
     await expect(h.state.get(Sentence.pointer('x'))).rejects.toMatchObject({ code: 'not-found' });
   });
 
+  it('refuses a modify whose updater renames a new output to a type that is not an output', async () => {
+    const error = await probe((rt) =>
+      rt.modify(Str.create('renamed'), (d) => {
+        d.metadata.type = Sentence.type;
+        d.metadata.namespace = Sentence.namespace;
+      }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain('changed which resource its draft names');
+    expect(await h.state.list(Sentence.kind())).toHaveLength(1);
+    await expect(h.state.get(Str.pointer('renamed'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
   it('refuses to write a resource with an empty id, as a manifest with one is refused', async () => {
     for (const write of [
       (rt: ControllerRuntime) => rt.create(Str.create('')),
