@@ -31,8 +31,10 @@ export {
   resourceEqual,
   toDraft,
   type AnyResource,
+  type Creatable,
   type Draft,
   type Resource,
+  type SpeclessDraft,
 } from './engine/resource/resource.js';
 export {
   createDefinition,

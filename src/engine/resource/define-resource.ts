@@ -5,7 +5,7 @@ import {
 } from './definition.js';
 import { createMetadata, type MetadataInit } from './metadata.js';
 import type { Kind, Pointer } from './pointer.js';
-import type { AnyResource, Draft, Resource } from './resource.js';
+import type { AnyResource, Draft, Resource, SpeclessDraft } from './resource.js';
 
 /** Options for a new resource of a declared type. */
 export interface NewResourceOptions extends MetadataInit {
@@ -13,14 +13,20 @@ export interface NewResourceOptions extends MetadataInit {
   namespace?: string;
 }
 
-/** A resource type declared in TypeScript: its definition and typed helpers. */
-export interface ResourceType<S> {
+/**
+ * A resource type declared in TypeScript: its definition and typed helpers. `Empty` is what
+ * `create(id)` without a spec makes: a full `Draft<S>` when the type has a `defaultSpec` (or a
+ * spec whose fields are all optional), a {@link SpeclessDraft} otherwise.
+ */
+export interface ResourceType<S, Empty extends Draft<S> = Draft<S>> {
   readonly definition: ResourceDefinition;
   readonly type: string;
   /** The default namespace. */
   readonly namespace: string;
-  /** A new draft; the spec defaults to the declared `defaultSpec` (or `{}`). */
-  create(id: string, spec?: S, options?: NewResourceOptions): Draft<S>;
+  /** A new draft with this spec. */
+  create(id: string, spec: S, options?: NewResourceOptions): Draft<S>;
+  /** A new draft; the spec is the declared `defaultSpec` (or `{}`). */
+  create(id: string, spec?: undefined, options?: NewResourceOptions): Empty;
   pointer(id: string, namespace?: string): Pointer;
   kind(namespace?: string): Kind;
   /** Narrows any resource to this type by its `type` field. */
@@ -41,6 +47,12 @@ export interface DefineResourceOptions<S> extends ResourceDefinitionInput {
  * const VM = defineResource<VMSpec>({ type: 'VMs.example.org', defaultSpec: () => ({ cpus: 1, image: '' }) });
  * const web = VM.create('web-1', { cpus: 2, image: 'debian' });
  */
+export function defineResource<S>(
+  options: DefineResourceOptions<S> & { readonly defaultSpec: () => S },
+): ResourceType<S>;
+export function defineResource<S>(
+  options: DefineResourceOptions<S>,
+): ResourceType<S, object extends S ? Draft<S> : SpeclessDraft<S>>;
 export function defineResource<S>(options: DefineResourceOptions<S>): ResourceType<S> {
   const definition = createDefinition(options);
   const defaultSpec = options.defaultSpec ?? (() => ({}) as S);
@@ -52,7 +64,7 @@ export function defineResource<S>(options: DefineResourceOptions<S>): ResourceTy
     namespace,
     // No pointer or options object is made on the way: controllers call this once per output
     // they modify, and most pass no options.
-    create: (id, spec, init) => ({
+    create: (id: string, spec?: S, init?: NewResourceOptions): Draft<S> => ({
       metadata: createMetadata(init?.namespace ?? namespace, type, id, init),
       spec: spec ?? defaultSpec(),
     }),

@@ -28,6 +28,20 @@ export interface Draft<S = unknown> {
   spec: S;
 }
 
+declare const specOmitted: unique symbol;
+
+/**
+ * A draft made without its spec (`create(id)` of a type whose spec has required fields and no
+ * `defaultSpec`): its spec is `{}`, whatever `S` says. Good as the `empty` of a `modify`, whose
+ * updater fills it in; `create` refuses it at compile time, as a stored `{}` would read as `S`.
+ */
+export type SpeclessDraft<S> = Draft<S> & {
+  readonly [specOmitted]?: 'its spec was left out: give create() the spec, write it with modify(), or give the type a defaultSpec';
+};
+
+/** What `create` stores: a draft or resource with its spec (not a {@link SpeclessDraft}). */
+export type Creatable<S> = (Draft<S> | Resource<S>) & { readonly [specOmitted]?: never };
+
 /** Anything the state can store: a draft or a stored resource. */
 export type AnyResource = Resource | Draft;
 

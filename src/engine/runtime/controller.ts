@@ -6,7 +6,7 @@ import type {
   Updater,
 } from '../state/state.js';
 import type { Kind, Pointer } from '../resource/pointer.js';
-import type { Draft, Resource } from '../resource/resource.js';
+import type { Creatable, Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
 import type { BackoffOptions } from './backoff.js';
 import type { Clock } from './clock.js';
@@ -101,10 +101,7 @@ export interface ControllerModifyOptions extends Omit<UpdateOptions, 'owner'> {
  * turn.
  */
 export interface ControllerWriter {
-  create<S>(
-    resource: Draft<S> | Resource<S>,
-    options?: ControllerCreateOptions,
-  ): Promise<Resource<S>>;
+  create<S>(resource: Creatable<S>, options?: ControllerCreateOptions): Promise<Resource<S>>;
   update<S>(
     resource: Draft<S> | Resource<S>,
     options?: Omit<UpdateOptions, 'owner'>,

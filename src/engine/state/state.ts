@@ -1,7 +1,7 @@
 import type { LabelQuery, IdQuery } from '../resource/label-query.js';
 import type { Phase } from '../resource/metadata.js';
 import type { Kind, Pointer } from '../resource/pointer.js';
-import type { Draft, Resource } from '../resource/resource.js';
+import type { Creatable, Draft, Resource } from '../resource/resource.js';
 
 /**
  * Where a watch stands in the history of one kind: opaque, handed out on events, and accepted by
@@ -158,7 +158,7 @@ export interface State {
    * Stores a new resource at version 1 and returns it as stored.
    * @throws ConflictError (`exists`)
    */
-  create<S>(resource: Draft<S> | Resource<S>, options?: CreateOptions): Promise<Resource<S>>;
+  create<S>(resource: Creatable<S>, options?: CreateOptions): Promise<Resource<S>>;
   /**
    * Replaces a resource. The given version must equal the stored one; the owner must match; the
    * stored phase must be the expected one. Returns the stored resource (version + 1).

@@ -4,7 +4,7 @@ import { isThenable } from '../is-thenable.js';
 import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import type { Kind, Pointer } from '../resource/pointer.js';
-import { toDraft, type Draft, type Resource } from '../resource/resource.js';
+import { toDraft, type Creatable, type Draft, type Resource } from '../resource/resource.js';
 import { rejectWith, SETTLED } from '../settled.js';
 import type { StateCore } from './state-core.js';
 import type {
@@ -64,7 +64,7 @@ export class CoreState implements State {
     return this.#core.list(kind, options) as Promise<Resource<S>[]>;
   }
 
-  create<S>(resource: Draft<S> | Resource<S>, options?: CreateOptions): Promise<Resource<S>> {
+  create<S>(resource: Creatable<S>, options?: CreateOptions): Promise<Resource<S>> {
     return this.#core.create(resource, options) as Promise<Resource<S>>;
   }
 
