@@ -279,11 +279,17 @@ export function finalizerDenied(controller: string, p: Pointer): AccessError {
   );
 }
 
-/** Registration refused; nothing of the batch was registered. Lists every problem found. */
+/**
+ * Registration refused; nothing of the batch was registered. Lists every problem found. Also
+ * what a controller's `updateInputs` throws for inputs it may not have, `refused` then naming it.
+ */
 export class RegistrationError extends Error {
   readonly code = 'registration';
-  constructor(readonly problems: readonly string[]) {
-    super(`cannot register controllers:\n  - ${problems.join('\n  - ')}`);
+  constructor(
+    readonly problems: readonly string[],
+    refused = 'cannot register controllers',
+  ) {
+    super(`${refused}:\n  - ${problems.join('\n  - ')}`);
     this.name = 'RegistrationError';
   }
 }

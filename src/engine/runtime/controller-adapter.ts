@@ -301,7 +301,12 @@ export class ControllerAdapter implements Adapter {
       resetRestartBackoff: () => this.#restarts.reset(),
       updateInputs: (inputs) => {
         const problems = this.host.db.replaceInputs(this.name, inputs);
-        if (problems.length > 0) throw new RegistrationError(problems);
+        if (problems.length > 0) {
+          throw new RegistrationError(
+            problems,
+            `controller ${JSON.stringify(this.name)} cannot update its inputs`,
+          );
+        }
         this.host.inputsChanged(this.name);
       },
       workingOn: (pointer) => this.host.reconcileStarting?.(this.name, pointer),

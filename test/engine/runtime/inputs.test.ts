@@ -94,6 +94,35 @@ describe('inputs', () => {
     ]);
   });
 
+  it('refuses inputs it may not have at updateInputs, naming the call, not a registration', async () => {
+    h = createHarness();
+    const caught: unknown[] = [];
+    await h.runtime.register({
+      name: 'Updater',
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'weak' }],
+      outputs: [],
+      async run(rt) {
+        for await (const _ of rt.events()) {
+          try {
+            rt.updateInputs([
+              { namespace: Int.namespace, type: Int.type, kind: 'weak' },
+              { namespace: Int.namespace, type: Int.type, kind: 'strong' },
+            ]);
+          } catch (error) {
+            caught.push(error);
+          }
+          return;
+        }
+      },
+    });
+    await h.runtime.converge();
+    expect(caught[0]).toMatchObject({ code: 'registration' });
+    const message = (caught[0] as Error).message;
+    expect(message).toMatch(/^controller "Updater" cannot update its inputs:\n {2}- /);
+    expect(message).toContain('declares input ints/Ints.test.cosi.dev twice');
+    expect(message).not.toContain('register');
+  });
+
   it('coalesces a burst of input events into one reconcile', async () => {
     h = createHarness();
     let passes = 0;
