@@ -44,6 +44,7 @@ import {
 } from './manifest-input.js';
 import { projectFindings } from './project-findings.js';
 import { resolveTestConfig, type TestConfig } from './test-config.js';
+import { typeName, type TypeRef } from './spec-expectation.js';
 
 /** How long a test project's convergence waits on a stuck controller, wall ms. */
 const DEFAULT_STALL_TIMEOUT = 2_000;
@@ -224,7 +225,7 @@ export class TestProject {
    *   when the edit makes it invalid.
    */
   async edit<S = Record<string, unknown>>(
-    type: string,
+    type: TypeRef<S>,
     id: string,
     fn: (draft: ManifestDraft<S>) => void,
     options: ResourceOptions = {},
@@ -269,7 +270,7 @@ export class TestProject {
    * @throws Error (`code` `'not-a-manifest'`) when one of them is not a manifest.
    */
   async destroy(
-    type: string,
+    type: TypeRef,
     ids: string | readonly string[],
     options: ResourceOptions = {},
   ): Promise<ApplyResult> {
@@ -281,7 +282,7 @@ export class TestProject {
 
   /** The resource, or `undefined` when there is none. */
   async get<S = unknown>(
-    type: string,
+    type: TypeRef<S>,
     id: string,
     options: ResourceOptions = {},
   ): Promise<Resource<S> | undefined> {
@@ -294,7 +295,7 @@ export class TestProject {
   }
 
   /** The resources of a type, sorted by id. */
-  async list<S = unknown>(type: string, options: ResourceOptions = {}): Promise<Resource<S>[]> {
+  async list<S = unknown>(type: TypeRef<S>, options: ResourceOptions = {}): Promise<Resource<S>[]> {
     const { namespace, type: resolved } = this.pointer(type, '', options);
     return this.project.state.list<S>({ namespace, type: resolved });
   }
@@ -308,7 +309,7 @@ export class TestProject {
    * Why a resource is as it is, or why it is missing: its lineage back to the manifests, its
    * versions, who set each field, as `cosi explain` shows it.
    */
-  async explain(type: string, id: string, options: ResourceOptions = {}): Promise<Explanation> {
+  async explain(type: TypeRef, id: string, options: ResourceOptions = {}): Promise<Explanation> {
     const { project } = this;
     if (!project.record) throw new Error('the project records no run');
     const manifests = this.#manifests;
@@ -404,7 +405,8 @@ export class TestProject {
    *
    * @throws TypeResolutionError for an unknown or ambiguous type.
    */
-  pointer(type: string, id: string, options: ResourceOptions = {}): Pointer {
+  pointer(typeRef: TypeRef, id: string, options: ResourceOptions = {}): Pointer {
+    const type = typeName(typeRef);
     const { registry } = this.project;
     let resolved: string;
     let namespace = options.namespace;
@@ -446,7 +448,7 @@ export class TestProject {
   }
 
   async #manifest(
-    type: string,
+    type: TypeRef,
     id: string,
     options: ResourceOptions,
     verb: string,

@@ -65,6 +65,27 @@ describe('assertions given the type handle', () => {
   });
 });
 
+describe('the project given the type handle', () => {
+  it('gets, lists, edits and destroys by the handle, as by a name, typed by it', async () => {
+    const project = await echoed();
+    const echo = await project.get(Echo, 'c1');
+    const value: number | undefined = echo?.spec.value;
+    expect(value).toBe(1);
+    expect((await project.list(Counter)).map((c) => c.spec.value)).toEqual([1, 2]);
+    await project.edit(Counter, 'c1', (draft) => {
+      draft.spec.value = 5;
+    });
+    await project.converge();
+    await expectResource(project, Echo, 'c1', { value: 5 });
+    await project.destroy(Counter, 'c2');
+    await project.converge();
+    expect((await project.list(Counter)).map((c) => c.metadata.id)).toEqual(['c1']);
+    expect(project.pointer(Echo, 'c1')).toEqual(Echo.pointer('c1'));
+    // @ts-expect-error `valu` is not a field of a Counter's spec
+    await project.edit(Counter, 'c1', (draft) => (draft.spec.valu = 1)).catch(() => undefined);
+  });
+});
+
 describe('a failed assertion', () => {
   /** The frames of what `run` throws (it must throw). */
   async function framesOf(run: () => Promise<unknown>): Promise<string[]> {
