@@ -3,6 +3,7 @@ import { formatPointer, pointerKey, type Pointer } from '../engine/resource/poin
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import type { ErrorRecord } from '../engine/runtime/error-record.js';
+import { didYouMeanType } from '../loaders/did-you-mean.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
 import { absentFields } from './absent-fields.js';
 import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
@@ -20,7 +21,17 @@ export async function whatExists(project: TestProject, pointer: Pointer): Promis
   const elsewhere = (await project.resources())
     .filter((r) => r.metadata.type === pointer.type)
     .map((r) => `${r.metadata.namespace}/${r.metadata.id}`);
-  if (elsewhere.length === 0) return 'no resource of that type exists';
+  if (elsewhere.length === 0) {
+    const { registry } = project.project;
+    // A type with no definition whose name is near one: most likely misspelt.
+    const guess =
+      registry.get(pointer.type) === undefined
+        ? didYouMeanType(pointer.type, registry.all())
+        : undefined;
+    return guess === undefined
+      ? 'no resource of that type exists'
+      : `no resource of that type exists, and no definition names it: did you mean ${JSON.stringify(guess)}?`;
+  }
   const shown = elsewhere.slice(0, 5).join(', ');
   return `none in namespace ${pointer.namespace}; of that type: ${shown}${elsewhere.length > 5 ? `, ... (${elsewhere.length})` : ''}`;
 }

@@ -279,6 +279,18 @@ describe('assertions', () => {
     expect(error.message).toContain('existing ids: db-1, web-1, web-2');
   });
 
+  it('expectResource suggests the type a misspelt full type name was meant to be', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const error = await thrown(() =>
+      expectResource(p, 'NetworkConfigs.example.og', 'web-1', { bridge: 'br-debian' }),
+    );
+    expect(error).toBeInstanceOf(CosiAssertionError);
+    expect(error.message).toContain(
+      'no resource of that type exists, and no definition names it: did you mean "NetworkConfigs.example.org"?',
+    );
+  });
+
   it('expectNoResource names the owner of the resource that is there', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     await p.converge();
