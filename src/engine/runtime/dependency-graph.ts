@@ -1,4 +1,5 @@
 import { compareStrings } from '../compare-strings.js';
+import { describeThrown } from '../thrown-value.js';
 import { backoffProblem } from './backoff.js';
 import { kindKey } from '../resource/pointer.js';
 import {
@@ -47,6 +48,32 @@ const describeInput = (i: Input): string =>
  * COSI's dependency database: who writes which type (one exclusive writer, or any number of shared
  * ones, never both), who reads which kind, and the checks that keep it consistent.
  */
+/**
+ * What keeps `controller` from being one of either kind, for plain JavaScript (TypeScript checks
+ * this): a queue controller has `settings` with input and output lists and a `reconcile`; a
+ * whole-world one has input and output lists and a `run`.
+ */
+function shapeProblem(controller: AnyController): string | undefined {
+  const c = controller as unknown as Record<string, unknown>;
+  if ('reconcile' in c) {
+    if (typeof c.reconcile !== 'function') return 'has a reconcile that is not a function';
+    const settings: unknown = c.settings;
+    if (typeof settings !== 'object' || settings === null) {
+      return 'is a queue controller (it has reconcile) without settings ({ inputs, outputs })';
+    }
+    const { inputs, outputs } = settings as Record<string, unknown>;
+    if (!Array.isArray(inputs)) return 'has settings.inputs that is not a list';
+    if (!Array.isArray(outputs)) return 'has settings.outputs that is not a list';
+    return undefined;
+  }
+  if (typeof c.run !== 'function') {
+    return 'has neither run (a controller) nor reconcile (a queue controller)';
+  }
+  if (!Array.isArray(c.inputs)) return 'has inputs that is not a list';
+  if (!Array.isArray(c.outputs)) return 'has outputs that is not a list';
+  return undefined;
+}
+
 export class DependencyDatabase {
   readonly #controllers = new Map<string, AnyController>();
   readonly #exclusive = new Map<string, string>();
@@ -85,9 +112,19 @@ export class DependencyDatabase {
         );
         continue;
       }
+      // Plain JavaScript may hand it anything.
+      if (typeof (controller as unknown) !== 'object' || (controller as unknown) === null) {
+        problems.push(`expected a controller (an object), got ${describeThrown(controller)}`);
+        continue;
+      }
       const name = controller.name;
       if (typeof name !== 'string' || name.length === 0) {
         problems.push('a controller has no name');
+        continue;
+      }
+      const shape = shapeProblem(controller);
+      if (shape !== undefined) {
+        problems.push(`controller ${JSON.stringify(name)} ${shape}`);
         continue;
       }
       if (names.has(name))

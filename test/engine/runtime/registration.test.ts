@@ -178,6 +178,37 @@ describe('registration', () => {
     expect(h.runtime.controllerNames()).toEqual([]);
   });
 
+  it('names what a controller given from plain JavaScript lacks, instead of failing inside', async () => {
+    h = createHarness();
+    const misshapen = [
+      [null, 'expected a controller (an object), got null'],
+      [
+        { name: 'NoRun', inputs: [], outputs: [] },
+        'controller "NoRun" has neither run (a controller) nor reconcile',
+      ],
+      [
+        { name: 'NoInputs', outputs: [], run: async () => {} },
+        'controller "NoInputs" has inputs that is not a list',
+      ],
+      [
+        { name: 'Q', reconcile: async () => {} },
+        'controller "Q" is a queue controller (it has reconcile) without settings',
+      ],
+      [
+        { name: 'Q2', reconcile: async () => {}, settings: { inputs: [] } },
+        'controller "Q2" has settings.outputs that is not a list',
+      ],
+    ] as const;
+    for (const [controller, message] of misshapen) {
+      const error = await h.runtime
+        .register(controller as unknown as Controller)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RegistrationError);
+      expect((error as Error).message).toContain(message);
+    }
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
   it('exports the dependency graph as sorted data', async () => {
     h = createHarness();
     await h.runtime.register(strToSentence(), intToStr());
