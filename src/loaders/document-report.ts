@@ -31,6 +31,8 @@ const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
   'minProperties',
   'uniqueItems',
   'x-kubernetes-list-type',
+  // A replica count of the scale subresource out of range or of another type (`field.Invalid`).
+  'scale-replicas',
   // The API server prunes an unknown field before its rules run (strict field validation
   // refuses the request before either): a rule, which cannot name the field, runs as there.
   'unknown-field',

@@ -42,6 +42,11 @@ export interface KubernetesKind {
    * spec a controller acts on (Deployment, Job, Ingress, ...) have one.
    */
   readonly generation?: boolean;
+  /**
+   * The version's scale subresource (a CRD's `subresources.scale`): where its resources hold
+   * their replica counts, which the API server checks are integers from 0 to 2^31-1.
+   */
+  readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string };
 }
 
 /** What a user writes to declare a type. Everything but `type` is optional. */

@@ -25,6 +25,7 @@ import {
   createDefinition,
   DefinitionError,
   type JsonSchema,
+  type KubernetesKind,
   type PrintColumn,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
@@ -47,6 +48,7 @@ import {
 import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
 import { crdConversionProblems } from './crd-conversion.js';
+import { crdScaleProblems, scaleOf } from './crd-scale.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
@@ -339,6 +341,9 @@ export function readCrd(
   for (const { pointer, message } of crdConversionProblems(value.spec as Record<string, unknown>)) {
     refuse(pointer, 'crd-conversion', message);
   }
+  for (const { pointer, message } of crdScaleProblems(value.spec as Record<string, unknown>)) {
+    refuse(pointer, 'crd-scale', message);
+  }
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {
     refuse(
@@ -468,6 +473,12 @@ function reportMissingSchema(
   );
 }
 
+/** A version's scale subresource, as a definition's `kubernetes.scale`. */
+function scaleField(version: CrdVersionSpec): { scale?: NonNullable<KubernetesKind['scale']> } {
+  const scale = scaleOf(version as unknown as Record<string, unknown>);
+  return scale === undefined ? {} : { scale };
+}
+
 /** Whether a version's `subresources.status` is there (an object: `status: {}`). */
 function isStatusSubresource(status: unknown): boolean {
   return typeof status === 'object' && status !== null;
@@ -527,6 +538,7 @@ function versionDefinition(
         kind: spec.names.kind,
         namespaced: spec.scope === 'Namespaced',
         ...(isStatusSubresource(version.subresources?.status) ? { statusSubresource: true } : {}),
+        ...scaleField(version),
         ...(keepsUnknownFields ? { keepsUnknownFields: true } : {}),
       },
     });

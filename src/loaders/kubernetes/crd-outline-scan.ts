@@ -33,6 +33,8 @@ export interface CrdOutline {
     readonly storage: boolean;
     /** Whether the version has the status subresource (`subresources.status` is a mapping). */
     readonly statusSubresource: boolean;
+    /** Whether the version has the scale subresource (`subresources.scale` is a mapping). */
+    readonly scaleSubresource?: true;
   }[];
 }
 
@@ -51,7 +53,12 @@ const CRD_SHAPE: Shape = {
     scope: 'string',
     names: { plural: 'string', singular: 'string', kind: 'string', shortNames: ['string'] },
     versions: [
-      { name: 'string', served: 'bool', storage: 'bool', subresources: { status: 'mapping' } },
+      {
+        name: 'string',
+        served: 'bool',
+        storage: 'bool',
+        subresources: { status: 'mapping', scale: 'mapping' },
+      },
     ],
   },
 };
@@ -363,7 +370,7 @@ interface ScannedVersion {
   readonly name: string;
   readonly served: boolean;
   readonly storage: boolean;
-  readonly subresources?: { readonly status?: boolean };
+  readonly subresources?: { readonly status?: boolean; readonly scale?: boolean };
 }
 
 /** The outline of a scanned document, if it is a CRD with every field the outline needs. */
@@ -404,6 +411,7 @@ function crdOutline(value: Record<string, unknown>, index: number): CrdOutline |
       served,
       storage,
       statusSubresource: subresources?.status === true,
+      ...(subresources?.scale === true ? { scaleSubresource: true as const } : {}),
     })),
   };
 }

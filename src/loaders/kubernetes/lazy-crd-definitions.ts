@@ -12,6 +12,7 @@
 import {
   createDefinition,
   DefinitionError,
+  type KubernetesKind,
   type PrintColumn,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
@@ -92,16 +93,33 @@ export function lazyCrdDefinitions(
         if (error instanceof DefinitionError) return undefined;
         throw error;
       }
-      definitions.push(deferredDefinition(named, outline, file, readFile, mayHaveRules));
+      definitions.push(deferredDefinition(named, outline, version, file, readFile, mayHaveRules));
     }
   }
   return definitions;
+}
+
+/**
+ * The Kubernetes identity of a version whose outline says it has the scale subresource: its scale
+ * paths, which the outline does not read, are read from the parsed CRD when first asked for (as a
+ * document of the kind is checked).
+ */
+function lazyKubernetesKind(
+  kubernetes: KubernetesKind | undefined,
+  version: CrdOutline['versions'][number],
+  read: () => KubernetesKind | undefined,
+): { kubernetes?: KubernetesKind } {
+  if (kubernetes === undefined || version.scaleSubresource !== true) return {};
+  const lazy: Record<string, unknown> = { ...kubernetes };
+  Object.defineProperty(lazy, 'scale', { enumerable: true, get: () => read()?.scale });
+  return { kubernetes: lazy as unknown as KubernetesKind };
 }
 
 /** `named` with its schema and columns read from the parsed file on first access. */
 function deferredDefinition(
   named: ResourceDefinition,
   outline: CrdOutline,
+  version: CrdOutline['versions'][number],
   fileName: string,
   readFile: () => ReadFile,
   mayHaveRules: boolean,
@@ -113,13 +131,17 @@ function deferredDefinition(
     markRead(definition);
     return found;
   };
-  const definition = Object.defineProperties(fields, {
-    schema: { enumerable: true, get: () => real()?.schema },
-    printColumns: {
-      enumerable: true,
-      get: (): readonly PrintColumn[] => real()?.printColumns ?? [],
+  const kubernetes = lazyKubernetesKind(named.kubernetes, version, () => real()?.kubernetes);
+  const definition = Object.defineProperties(
+    { ...fields, ...kubernetes },
+    {
+      schema: { enumerable: true, get: () => real()?.schema },
+      printColumns: {
+        enumerable: true,
+        get: (): readonly PrintColumn[] => real()?.printColumns ?? [],
+      },
     },
-  }) as ResourceDefinition;
+  ) as ResourceDefinition;
   markUnread(definition, mayHaveRules);
   deferCheck(definition, () => {
     const file = readFile();

@@ -22,7 +22,7 @@ interface ParsedCrd {
       name: string;
       served: boolean;
       storage: boolean;
-      subresources?: { status?: unknown };
+      subresources?: { status?: unknown; scale?: unknown };
     }[];
   };
 }
@@ -51,6 +51,9 @@ function parsedOutlines(text: string): unknown[] {
           storage,
           statusSubresource:
             typeof subresources?.status === 'object' && subresources.status !== null,
+          ...(typeof subresources?.scale === 'object' && subresources.scale !== null
+            ? { scaleSubresource: true }
+            : {}),
         })),
       };
     });
