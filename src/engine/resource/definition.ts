@@ -47,6 +47,11 @@ export interface KubernetesKind {
    * their replica counts, which the API server checks are integers from 0 to 2^31-1.
    */
   readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string };
+  /**
+   * The warning the API server returns for every request at this version when the CRD marks it
+   * `deprecated` (its `deprecationWarning`, or one it words itself).
+   */
+  readonly deprecationWarning?: string;
 }
 
 /** What a user writes to declare a type. Everything but `type` is optional. */

@@ -20,6 +20,7 @@ import { objectMetaProblems, templateMetadataProblems } from './object-meta.js';
 import { podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
 import { objectMetaTypeProblems } from './object-meta-types.js';
 import { embeddedResourceProblems } from './embedded-resources.js';
+import { apiWarning } from './api-warnings.js';
 import { scaleReplicaProblems } from './crd-scale.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
@@ -179,6 +180,9 @@ export function checkKubernetesDocument(
           ...objectMetaTypeProblems(document.metadata, ROOT_METADATA),
           ...embeddedResourceProblems(document, schema),
           ...scaleReplicaProblems(document, kind.scale),
+          ...(kind.deprecationWarning === undefined
+            ? []
+            : [apiWarning(['apiVersion'], kind.deprecationWarning)]),
           // A Kyverno CEL policy's expressions, parsed (by Kyverno's webhook).
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? byAdmission(admissionExpressionProblems(document, group, kind.kind, cel))

@@ -49,6 +49,7 @@ import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
 import { crdConversionProblems } from './crd-conversion.js';
 import { crdScaleProblems, scaleOf } from './crd-scale.js';
+import { deprecationWarningOf } from './crd-deprecation.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
@@ -479,6 +480,12 @@ function scaleField(version: CrdVersionSpec): { scale?: NonNullable<KubernetesKi
   return scale === undefined ? {} : { scale };
 }
 
+/** The warning the API server returns at a deprecated version, as `kubernetes.deprecationWarning`. */
+function deprecationField(spec: CrdSpec, name: string): { deprecationWarning?: string } {
+  const warning = deprecationWarningOf(spec as unknown as Record<string, unknown>, name);
+  return warning === undefined ? {} : { deprecationWarning: warning };
+}
+
 /** Whether a version's `subresources.status` is there (an object: `status: {}`). */
 function isStatusSubresource(status: unknown): boolean {
   return typeof status === 'object' && status !== null;
@@ -539,6 +546,7 @@ function versionDefinition(
         namespaced: spec.scope === 'Namespaced',
         ...(isStatusSubresource(version.subresources?.status) ? { statusSubresource: true } : {}),
         ...scaleField(version),
+        ...deprecationField(spec, version.name),
         ...(keepsUnknownFields ? { keepsUnknownFields: true } : {}),
       },
     });

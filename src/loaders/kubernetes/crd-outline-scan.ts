@@ -35,6 +35,8 @@ export interface CrdOutline {
     readonly statusSubresource: boolean;
     /** Whether the version has the scale subresource (`subresources.scale` is a mapping). */
     readonly scaleSubresource?: true;
+    /** Whether the version is `deprecated: true` (its warning is read with the CRD). */
+    readonly deprecated?: true;
   }[];
 }
 
@@ -57,6 +59,7 @@ const CRD_SHAPE: Shape = {
         name: 'string',
         served: 'bool',
         storage: 'bool',
+        deprecated: 'bool',
         subresources: { status: 'mapping', scale: 'mapping' },
       },
     ],
@@ -370,6 +373,7 @@ interface ScannedVersion {
   readonly name: string;
   readonly served: boolean;
   readonly storage: boolean;
+  readonly deprecated?: boolean;
   readonly subresources?: { readonly status?: boolean; readonly scale?: boolean };
 }
 
@@ -406,12 +410,15 @@ function crdOutline(value: Record<string, unknown>, index: number): CrdOutline |
     group: spec.group,
     scope: spec.scope,
     names,
-    versions: (versions as ScannedVersion[]).map(({ name, served, storage, subresources }) => ({
-      name,
-      served,
-      storage,
-      statusSubresource: subresources?.status === true,
-      ...(subresources?.scale === true ? { scaleSubresource: true as const } : {}),
-    })),
+    versions: (versions as ScannedVersion[]).map(
+      ({ name, served, storage, deprecated, subresources }) => ({
+        name,
+        served,
+        storage,
+        statusSubresource: subresources?.status === true,
+        ...(subresources?.scale === true ? { scaleSubresource: true as const } : {}),
+        ...(deprecated === true ? { deprecated: true as const } : {}),
+      }),
+    ),
   };
 }

@@ -100,18 +100,26 @@ export function lazyCrdDefinitions(
 }
 
 /**
- * The Kubernetes identity of a version whose outline says it has the scale subresource: its scale
- * paths, which the outline does not read, are read from the parsed CRD when first asked for (as a
- * document of the kind is checked).
+ * The Kubernetes identity of a version whose outline says it has the scale subresource or is
+ * deprecated: its scale paths and deprecation warning, which the outline does not read, are read
+ * from the parsed CRD when first asked for (as a document of the kind is checked).
  */
 function lazyKubernetesKind(
   kubernetes: KubernetesKind | undefined,
   version: CrdOutline['versions'][number],
   read: () => KubernetesKind | undefined,
 ): { kubernetes?: KubernetesKind } {
-  if (kubernetes === undefined || version.scaleSubresource !== true) return {};
+  const scale = version.scaleSubresource === true;
+  const deprecated = version.deprecated === true;
+  if (kubernetes === undefined || (!scale && !deprecated)) return {};
   const lazy: Record<string, unknown> = { ...kubernetes };
-  Object.defineProperty(lazy, 'scale', { enumerable: true, get: () => read()?.scale });
+  if (scale) Object.defineProperty(lazy, 'scale', { enumerable: true, get: () => read()?.scale });
+  if (deprecated) {
+    Object.defineProperty(lazy, 'deprecationWarning', {
+      enumerable: true,
+      get: () => read()?.deprecationWarning,
+    });
+  }
   return { kubernetes: lazy as unknown as KubernetesKind };
 }
 

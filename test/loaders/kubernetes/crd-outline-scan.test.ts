@@ -22,6 +22,7 @@ interface ParsedCrd {
       name: string;
       served: boolean;
       storage: boolean;
+      deprecated?: boolean;
       subresources?: { status?: unknown; scale?: unknown };
     }[];
   };
@@ -45,7 +46,7 @@ function parsedOutlines(text: string): unknown[] {
           ...(singular ? { singular } : {}),
           ...(shortNames ? { shortNames } : {}),
         },
-        versions: doc.spec.versions.map(({ name, served, storage, subresources }) => ({
+        versions: doc.spec.versions.map(({ name, served, storage, deprecated, subresources }) => ({
           name,
           served,
           storage,
@@ -54,6 +55,7 @@ function parsedOutlines(text: string): unknown[] {
           ...(typeof subresources?.scale === 'object' && subresources.scale !== null
             ? { scaleSubresource: true }
             : {}),
+          ...(deprecated === true ? { deprecated: true } : {}),
         })),
       };
     });
