@@ -9,11 +9,21 @@
 
 import { isSchemaNode, type SchemaNode } from '../schema-node.js';
 
-/** The keys of a field path below `schema`, or why the API server would refuse it. */
+/** How {@link resolveFieldPath} reads a path. */
+export interface FieldPathOptions {
+  /** Whether `['key']` may name a field (a rule's `fieldPath`), or only `.name` (a selectable field). */
+  readonly arrayNotation?: boolean;
+}
+
+/**
+ * The keys of a field path below `schema` and the schema of the field it names, or why the API
+ * server would refuse it.
+ */
 export function resolveFieldPath(
   path: string,
   schema: SchemaNode,
-): { readonly keys: string[] } | { readonly error: string } {
+  options: FieldPathOptions = {},
+): { readonly keys: string[]; readonly node: SchemaNode } | { readonly error: string } {
   const tokens = tokenize(path);
   const keys: string[] = [];
   let node: SchemaNode | undefined = schema;
@@ -23,6 +33,7 @@ export function resolveFieldPath(
     const token = next();
     let key: string;
     if (token === '[') {
+      if (options.arrayNotation === false) return { error: 'array notation is not allowed' };
       const quoted = next();
       if (quoted === undefined) return { error: 'unexpected end of the path' };
       if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'")) {
@@ -47,7 +58,7 @@ export function resolveFieldPath(
     keys.push(key);
     node = child;
   }
-  return keys.length === 0 ? { error: 'the path is empty' } : { keys };
+  return keys.length === 0 ? { error: 'the path is empty' } : { keys, node };
 }
 
 /** The schema of a declared property, or of a map's values; undefined when there is none. */

@@ -49,6 +49,7 @@ import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
 import { crdConversionProblems } from './crd-conversion.js';
 import { crdScaleProblems, scaleOf } from './crd-scale.js';
+import { selectableFieldProblems } from './crd-selectable-fields.js';
 import { deprecationWarningOf } from './crd-deprecation.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
@@ -344,6 +345,11 @@ export function readCrd(
   }
   for (const { pointer, message } of crdScaleProblems(value.spec as Record<string, unknown>)) {
     refuse(pointer, 'crd-scale', message);
+  }
+  for (const { pointer, message } of selectableFieldProblems(
+    value.spec as Record<string, unknown>,
+  )) {
+    refuse(pointer, 'selectable-fields', message);
   }
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {
