@@ -33,10 +33,40 @@ const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
   'x-kubernetes-list-type',
   // A replica count of the scale subresource out of range or of another type (`field.Invalid`).
   'scale-replicas',
+  // The object's metadata (`ValidateObjectMetaAccessor`) and an embedded resource's apiVersion,
+  // kind and metadata (`objectmeta.Validate`): `field.Invalid`, checked beside the rules.
+  'embedded-resource',
+  'dns-1123-subdomain',
+  'dns-1123-label',
+  'dns-1035-label',
+  'path-segment',
+  'invalid-namespace',
+  'label-key',
+  'label-value',
+  'annotation-key',
+  'finalizer',
   // The API server prunes an unknown field before its rules run (strict field validation
   // refuses the request before either): a rule, which cannot name the field, runs as there.
   'unknown-field',
 ]);
+
+/**
+ * Whether an error leaves the value's types whole: a schema violation of a keyword above, or the
+ * header's refusal of a namespace or a label key (`field.Invalid` in the API server too).
+ */
+function leavesTypesWhole(finding: Finding): boolean {
+  const rule = finding.rule ?? '';
+  switch (finding.code) {
+    case 'schema-violation':
+      return NON_BLOCKING_KEYWORDS.has(rule);
+    case 'invalid-namespace':
+      return true;
+    case 'wrong-type':
+      return rule === 'label-key';
+    default:
+      return false;
+  }
+}
 
 /**
  * Collects the findings about one document, placing each by its JSON pointer, and remembers
@@ -163,8 +193,7 @@ export class DocumentReport implements FindingSink {
     this.#added++;
     if (finding.severity === 'error') {
       this.#hasErrors = true;
-      const typesHold =
-        finding.code === 'schema-violation' && NON_BLOCKING_KEYWORDS.has(finding.rule ?? '');
+      const typesHold = leavesTypesWhole(finding);
       if (!typesHold && !admission) this.#hasBlockingErrors = true;
       if (finding.code !== 'schema-violation') this.#errorPointers.add(finding.pointer);
     }

@@ -357,4 +357,62 @@ spec:
       ['schema-violation', 'type', 39],
     ]);
   });
+
+  it("run beside a refused name, namespace, label or embedded resource, all field.Invalid in the API server's metadata checks", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: ranges.cel.example.org }
+spec:
+  group: cel.example.org
+  names: { kind: Range, plural: ranges }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: self.min <= self.max
+                  message: min must not exceed max
+              properties:
+                min: { type: integer }
+                max: { type: integer }
+                template:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+`;
+    const range = (metadata: string, spec: string) =>
+      `---\napiVersion: cel.example.org/v1\nkind: Range\nmetadata: ${metadata}\nspec: ${spec}\n`;
+    const { findings } = loadManifests([
+      {
+        path: 'ranges.yaml',
+        text:
+          crd +
+          range('{ name: UPPER }', '{ min: 5, max: 1 }') +
+          range('{ name: a, namespace: Bad_NS }', '{ min: 5, max: 1 }') +
+          range('{ name: b, labels: { "a b": x } }', '{ min: 5, max: 1 }') +
+          range('{ name: c }', '{ min: 5, max: 1, template: { apiVersion: v1, kind: A_B } }') +
+          range('{ name: d }', '{ min: 5, max: 1, template: { kind: A } }'),
+      },
+    ]);
+    expect(findings.map((f) => [f.code, f.rule ?? '', f.line])).toEqual([
+      ['schema-violation', 'dns-1123-subdomain', 31],
+      ['cel-violation', 'FieldValueInvalid', 32],
+      ['invalid-namespace', '', 36],
+      ['cel-violation', 'FieldValueInvalid', 37],
+      ['wrong-type', 'label-key', 41],
+      ['cel-violation', 'FieldValueInvalid', 42],
+      ['cel-violation', 'FieldValueInvalid', 47],
+      ['schema-violation', 'embedded-resource', 47],
+      // A missing apiVersion is field.Required: it keeps the rules from running.
+      ['cel-not-checked', '', 49],
+      ['schema-violation', 'required', 52],
+    ]);
+  });
 });
