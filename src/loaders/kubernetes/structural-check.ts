@@ -13,6 +13,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
 import { extensionProblems, preserveFalseProblem } from './structural-extensions.js';
 import { resourceMetaProblems, type ResourceLevel } from './structural-resource-meta.js';
+import { completenessProblems } from './structural-completeness.js';
 
 /** Keywords a CRD schema may not use. */
 const FORBIDDEN = new Set([
@@ -90,6 +91,8 @@ export function findStructuralProblems(
     );
   }
   walk(schema, [], true, problems, false, resourceRoot ? 'root' : 'field');
+  // A resource root's junctors name only declared properties (a kro spec's are nested in its CRD).
+  if (resourceRoot) problems.push(...completenessProblems(schema));
   return problems;
 }
 

@@ -283,3 +283,46 @@ describe('a CRD schema is refused where the API server finds it not structural',
     });
   });
 });
+
+describe("the root's junctors name only declared properties (validateStructuralCompleteness)", () => {
+  it('refuses a property or items the structural part lacks, through nested properties and junctors', () => {
+    expect(
+      problems(`          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer } } }
+            tags: { type: array, items: { type: string } }
+          anyOf:
+            - properties: { color: { maxLength: 3 } }
+            - properties: { spec: { properties: { size: { minimum: 1 }, name: { maxLength: 3 } } } }
+          not:
+            allOf:
+              - properties: { spec: { items: { maxLength: 1 } }, tags: { items: { maxLength: 2 } } }
+`),
+    ).toEqual([
+      [
+        '/anyOf/0/properties/color',
+        'properties[color]: Required value: because it is defined in anyOf[0].properties[color]',
+      ],
+      [
+        '/anyOf/1/properties/spec/properties/name',
+        'properties[spec].properties[name]: Required value: because it is defined in anyOf[1].properties[spec].properties[name]',
+      ],
+      [
+        '/not/allOf/0/properties/spec/items',
+        'properties[spec].items: Required value: because it is defined in not.allOf[0].properties[spec].items',
+      ],
+    ]);
+  });
+
+  it("takes a nested node's junctors naming undeclared fields: Go follows only the root's", () => {
+    expect(
+      problems(`          type: object
+          properties:
+            spec:
+              type: object
+              properties: { size: { type: integer } }
+              oneOf: [{ properties: { other: { maxLength: 3 } } }]
+`),
+    ).toEqual([]);
+  });
+});
