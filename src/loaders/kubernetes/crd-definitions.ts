@@ -50,7 +50,7 @@ import { decodedSchema } from './schema-decoding.js';
 import { crdConversionProblems } from './crd-conversion.js';
 import { crdScaleProblems, scaleOf } from './crd-scale.js';
 import { selectableFieldProblems } from './crd-selectable-fields.js';
-import { deprecationWarningOf } from './crd-deprecation.js';
+import { deprecationWarningOf, deprecationWarningProblems } from './crd-deprecation.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
@@ -345,6 +345,11 @@ export function readCrd(
   }
   for (const { pointer, message } of crdScaleProblems(value.spec as Record<string, unknown>)) {
     refuse(pointer, 'crd-scale', message);
+  }
+  for (const { pointer, message } of deprecationWarningProblems(
+    value.spec as Record<string, unknown>,
+  )) {
+    refuse(pointer, 'deprecation-warning', message);
   }
   for (const { pointer, message } of selectableFieldProblems(
     value.spec as Record<string, unknown>,

@@ -4,10 +4,14 @@
  * `<group>/<version> <Kind> is deprecated`, with `; use <group>/<version> <Kind>` naming the
  * highest served, not deprecated version that sorts after it (`defaultDeprecationWarning`, in
  * `version.CompareKubeAwareVersionStrings`' order: v2 > v1 > v1beta2 > v1beta1 > v1alpha1 > any
- * other name).
+ * other name). The CRD's own check of a `deprecationWarning` (set only on a deprecated version,
+ * 1 to 256 bytes of printable characters) is here too.
  */
 
+import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
+import type { CrdProblem } from './crd-conversion.js';
+import { invalidValue } from './go-field-error.js';
 
 /** The deprecation warning of version `name` of a CRD's `spec`; undefined when not deprecated. */
 export function deprecationWarningOf(
@@ -58,3 +62,40 @@ function parseKubeVersion(version: string): [number, number, number] | undefined
   const minor = match[3] === undefined ? 0 : Number(match[3]);
   return [major, type, minor];
 }
+
+/** What the API server checks of each version's `deprecationWarning` (`validateDeprecationWarning`). */
+export function deprecationWarningProblems(spec: Record<string, unknown>): CrdProblem[] {
+  const problems: CrdProblem[] = [];
+  const versions = Array.isArray(spec.versions) ? (spec.versions as unknown[]) : [];
+  versions.forEach((version, i) => {
+    if (!isPlainObject(version)) return;
+    const warning = version.deprecationWarning;
+    if (typeof warning !== 'string') return;
+    const add = (detail: string): void => {
+      problems.push({
+        pointer: jsonPointer(['spec', 'versions', i, 'deprecationWarning']),
+        message: invalidValue(warning, detail),
+      });
+    };
+    if (version.deprecated !== true) {
+      add('can only be set for deprecated versions');
+      return;
+    }
+    if (Buffer.byteLength(warning, 'utf8') > 256) add('must be <= 256 characters long');
+    if (warning === '') add('must not be an empty string');
+    let index = 0;
+    for (const char of warning) {
+      if (!GO_PRINTABLE.test(char)) {
+        add(
+          `must only contain printable UTF-8 characters; non-printable character found at index ${index}`,
+        );
+        break;
+      }
+      index += Buffer.byteLength(char, 'utf8');
+    }
+  });
+  return problems;
+}
+
+/** What Go's `unicode.IsPrint` takes: letters, marks, numbers, punctuation, symbols, ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;

@@ -92,3 +92,28 @@ describe('a deprecated CRD version', () => {
     expect(sorted).toEqual(['v10', 'v2', 'v1', 'v1beta2', 'v1beta1', 'v1alpha1', 'bar', 'foo']);
   });
 });
+
+describe("a CRD version's deprecationWarning (validateDeprecationWarning)", () => {
+  it('is set only on a deprecated version, 1 to 256 bytes, printable', () => {
+    const crd = versionsCrd(
+      version('v1alpha1', '    deprecated: true\n    deprecationWarning: ""\n') +
+        version(
+          'v1alpha2',
+          `    deprecated: true\n    deprecationWarning: "${'é'.repeat(129)}"\n`,
+        ) +
+        version('v1beta1', '    deprecated: true\n    deprecationWarning: "tab\\there"\n') +
+        version('v1', '    deprecationWarning: "not deprecated"\n', true),
+    );
+    // The value as written is left out: a long one is shown cut short.
+    const shown = (f: Finding) => [f.pointer, f.message.replace(/^Invalid value: ".*": /, '')];
+    expect(load(['crd.yaml', crd]).map(shown)).toEqual([
+      ['/spec/versions/0/deprecationWarning', 'must not be an empty string'],
+      ['/spec/versions/1/deprecationWarning', 'must be <= 256 characters long'],
+      [
+        '/spec/versions/2/deprecationWarning',
+        'must only contain printable UTF-8 characters; non-printable character found at index 3',
+      ],
+      ['/spec/versions/3/deprecationWarning', 'can only be set for deprecated versions'],
+    ]);
+  });
+});
