@@ -494,6 +494,11 @@ describe("cosi graph of an RGD's instances in several namespaces", () => {
          ├─ Deployments.apps  [shared]
          ├─ Ingresses.networking.k8s.io  [shared]
          └─ Services.core  [shared]
+
+      ResourceGraph(webapp.kro.run): resources in render order
+      └─ deployment  Deployments.apps
+         └─ service  Services.core
+            └─ ingress  Ingresses.networking.k8s.io  (includeWhen)
       "
     `);
   });

@@ -1303,6 +1303,35 @@ spec:
     expect(rendered.stdout).toContain('resources in render order');
   });
 
+  it("graph -o mermaid and -o tree show each RGD's resources in render order too, as -o dot does", async () => {
+    const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
+    expect(mermaid.code).toBe(0);
+    const g = 'g_ResourceGraph_webapp_kro_run_';
+    expect(mermaid.stdout).toContain(
+      [
+        `  subgraph ${g}["ResourceGraph(webapp.kro.run): resources in render order"]`,
+        `    ${g}deployment(["deployment: Deployments.apps"])`,
+        `    ${g}service(["service: Services.core"])`,
+        `    ${g}ingress(["ingress: Ingresses.networking.k8s.io (includeWhen)"])`,
+        `    ${g}deployment --> ${g}service`,
+        `    ${g}service --> ${g}ingress`,
+        '  end',
+      ].join('\n'),
+    );
+    for (const args of [[], ['--resources']]) {
+      const tree = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'tree', ...args]);
+      expect(tree.code).toBe(0);
+      expect(tree.stdout).toContain(
+        [
+          'ResourceGraph(webapp.kro.run): resources in render order',
+          '└─ deployment  Deployments.apps',
+          '   └─ service  Services.core',
+          '      └─ ingress  Ingresses.networking.k8s.io  (includeWhen)',
+        ].join('\n'),
+      );
+    }
+  });
+
   it('graph draws the status write of an RGD controller on its input edge, not as a cycle', async () => {
     const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
     expect(text.code).toBe(0);

@@ -49,7 +49,8 @@ const ARROWS: Record<EdgeLine | 'lineage', string> = {
  * A Mermaid flowchart (left to right) that GitHub renders inline: controllers are rectangles
  * (queue controllers rounded), resource types cylinders, exclusive outputs thick, weak inputs
  * dotted, destroyReady inputs dashed, pinned ids as labels. With `--resources` each type is a
- * subgraph of its instances, and gray edges follow the lineage.
+ * subgraph of its instances, and gray edges follow the lineage. Each kro RGD's resources are a
+ * dashed subgraph, an edge from each to those rendered after it (as the DOT cluster).
  */
 export function renderGraphMermaid(view: GraphView): string {
   const drawing = layoutGraph(view);
@@ -95,12 +96,30 @@ export function renderGraphMermaid(view: GraphView): string {
     if (edge.line === 'dashed') dashed.push(i);
     if (edge.line === 'lineage') lineage.push(i);
   });
+  const dagIds: string[] = [];
+  for (const dag of view.resourceGraphs ?? []) {
+    // After the drawing's edges, so that their linkStyle indexes stay theirs.
+    const id = ids.id(`rgd:${dag.controller}`, 'g', dag.controller);
+    dagIds.push(id);
+    const resourceId = (r: string): string =>
+      ids.id(`rgd:${dag.controller}\0${r}`, 'g', `${dag.controller}_${r}`);
+    lines.push(`  subgraph ${id}[${label(`${dag.controller}: resources in render order`)}]`);
+    for (const r of dag.resources) {
+      const notes = r.notes.length > 0 ? ` (${r.notes.join(', ')})` : '';
+      lines.push(`    ${resourceId(r.id)}([${label(`${r.id}: ${r.type}${notes}`)}])`);
+    }
+    for (const r of dag.resources) {
+      for (const d of r.dependsOn) lines.push(`    ${resourceId(d)} --> ${resourceId(r.id)}`);
+    }
+    lines.push('  end');
+  }
   if (dashed.length > 0) lines.push(`  linkStyle ${dashed.join(',')} stroke-dasharray: 8 4`);
   if (lineage.length > 0) lines.push(`  linkStyle ${lineage.join(',')} stroke:#999`);
   if (typeIds.length > 0) {
     lines.push('  classDef type fill:#e0eeee,stroke:#5f7f7f', `  class ${typeIds.join(',')} type`);
   }
   for (const id of clusterIds.values()) lines.push(`  style ${id} fill:#e0eeee,stroke:#5f7f7f`);
+  for (const id of dagIds) lines.push(`  style ${id} fill:none,stroke-dasharray: 5 5`);
   if (resourceIds.length > 0) {
     lines.push(
       '  classDef resource fill:#ffffff,stroke:#5f7f7f',

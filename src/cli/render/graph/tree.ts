@@ -5,6 +5,7 @@ import { compareStrings } from '../../../engine/compare-strings.js';
 import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
 import type { GraphView, InstanceNode } from './graph-view.js';
 import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
+import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 
 /** One node to print: its label, and a key that says when it repeats. */
 interface TreeItem {
@@ -24,12 +25,13 @@ type Children = (key: string) => readonly TreeItem[];
  * controller writes (and controllers that read nothing), type -> the controllers reading it ->
  * the types they write, with the edge kind in brackets. A node already on the path is marked
  * `(cycle)`, or `(reads what it writes)` for a controller reached from a type it writes (not a
- * cycle, as `-o text` says), and one printed before `(see above)`; none is expanded again. Past {@link TREE_MAX_DEPTH}
+ * cycle, as `-o text` says), and one printed before `(see above)`; none is expanded again. Each
+ * kro RGD's resources follow in render order. Past {@link TREE_MAX_DEPTH}
  * levels a node is marked `(continued below)` and its subtree follows the tree. With `--resources`
  * a second tree follows each resource to those derived from it.
  */
 export function renderGraphTree(view: GraphView): string {
-  const sections = [typeTree(view)];
+  const sections = [typeTree(view), ...(view.resourceGraphs ?? []).map(renderOrderTree)];
   if (view.resources) sections.push(resourceTree(view));
   return sections.filter((s) => s !== '').join('\n');
 }
@@ -99,6 +101,31 @@ function edgesSummary(edges: readonly DependencyEdge[]): string {
   if (first === undefined) return '';
   const places = rest.flatMap((e) => edgeSummary(e).split(', ').slice(1));
   return [edgeSummary(first), ...places].join(', ');
+}
+
+/**
+ * A kro RGD's resources in render order, as the DOT cluster draws them: each under the first
+ * resource it references (the others named, `also after ...`), those that reference none under
+ * the controller.
+ */
+function renderOrderTree(dag: ResourceGraphDag): string {
+  const root = `rgd:${dag.controller}`;
+  const key = (id: string): string => `${root}\0${id}`;
+  const childrenOf = new Map<string, TreeItem[]>();
+  for (const r of dag.resources) {
+    const [first, ...others] = r.dependsOn;
+    const parent = first === undefined ? root : key(first);
+    const notes = [...(others.length > 0 ? [`also after ${others.join(', ')}`] : []), ...r.notes];
+    const item = {
+      key: key(r.id),
+      label: `${r.id}  ${r.type}${notes.length > 0 ? `  (${notes.join('; ')})` : ''}`,
+    };
+    const list = childrenOf.get(parent);
+    if (list) list.push(item);
+    else childrenOf.set(parent, [item]);
+  }
+  const top = { key: root, label: `${dag.controller}: resources in render order` };
+  return printForest([top], [], (k) => childrenOf.get(k) ?? []);
 }
 
 function resourceTree(view: GraphView): string {
