@@ -553,6 +553,48 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("draws a kro RGD's resources in render order and its status write, as cosi graph does, and a click on them opens the controller", async () => {
+    const file = path.join(ARTIFACTS, 'kro-webapp.html');
+    const r = await cli(['report', '-f', 'fixtures/kro-webapp', '-o', file, '--quiet']);
+    expect(r.code).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('7 of 7 resources');
+    const names = await Promise.all(
+      (await page.locator('#graph-view g.node, #graph-view g.cluster').all()).map(
+        async (n) => (await n.getAttribute('aria-label')) ?? '',
+      ),
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'ResourceGraph(webapp.kro.run): resources in render order',
+        'deployment (template of ResourceGraph(webapp.kro.run))',
+        'service (template of ResourceGraph(webapp.kro.run))',
+        'ingress (template of ResourceGraph(webapp.kro.run))',
+      ]),
+    );
+    expect(await page.locator('#graph-view g.edge text', { hasText: /^status$/ }).count()).toBe(1);
+    await page
+      .locator(
+        '#graph-view g.node[aria-label="service (template of ResourceGraph(webapp.kro.run))"]',
+      )
+      .click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('controller ResourceGraph(webapp.kro.run)');
+    const details = await page.locator('#details li').allTextContents();
+    expect(details).toContain('status WebApps.kro.run (of the instances it reads)');
+    expect(details).not.toContain('shared WebApps.kro.run');
+    expect(details).toEqual(
+      expect.arrayContaining([
+        'deployment Deployments.apps',
+        'service Services.core (after deployment)',
+        'ingress Ingresses.networking.k8s.io (after service; includeWhen)',
+      ]),
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens a graph of a couple of hundred resources at a size its labels read at, and Reset shows it whole', async () => {
     const project = path.join(ARTIFACTS, 'sixty-vms');
     await cp('fixtures/vm-network', project, { recursive: true });

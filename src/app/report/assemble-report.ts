@@ -13,6 +13,7 @@ import {
 } from '../check/check-result.js';
 import { traceLineage } from '../explain/resource-lineage.js';
 import { resourceGraphsOf } from '../explain/template-origins.js';
+import { resourceGraphDags } from '../declared-controllers.js';
 import { explainSourceOf, type ProjectRun } from '../run-project.js';
 import { reportLineage, type ReportLineage } from './report-lineage.js';
 import { createExcerptReader } from './finding-excerpt.js';
@@ -63,6 +64,7 @@ export function assembleReport(input: ReportInput): ReportData {
   const summary = summarize(result);
   const findings = reportFindings(result, input.cwd);
   const graph: DependencyGraph = outcome?.project.runtime.dependencyGraph() ?? NO_GRAPH;
+  const dags = outcome ? resourceGraphDags(outcome.project.registry) : [];
   return {
     title: input.title,
     verdict: verdictOf(result, report),
@@ -94,6 +96,7 @@ export function assembleReport(input: ReportInput): ReportData {
     findings: findings.slice(0, MAX_REPORT_FINDINGS),
     moreFindings: Math.max(0, findings.length - MAX_REPORT_FINDINGS),
     graph,
+    ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
     controllers: (report?.controllers ?? []).map((c): ReportController => ({
       name: c.name,
       kind: c.kind,

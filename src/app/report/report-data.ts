@@ -6,6 +6,7 @@ import type { LineageVia } from '../explain/resource-lineage.js';
 import type { SourceExcerpt } from './finding-excerpt.js';
 import type { ReportLineage } from './report-lineage.js';
 import type { ReportTimeline } from './report-timeline.js';
+import type { ResourceGraphDag } from '../declared-controllers.js';
 
 /** The one-word outcome a report opens with. */
 export type ReportVerdict = 'passed' | 'failed' | 'not-converged' | 'not-run';
@@ -127,6 +128,8 @@ export interface ReportData {
   /** Findings left out over the cap. */
   readonly moreFindings: number;
   readonly graph: DependencyGraph;
+  /** Each kro RGD's resources in render order, as `cosi graph` draws them (none: no RGD). */
+  readonly resourceGraphs?: readonly ResourceGraphDag[];
   readonly controllers: readonly ReportController[];
   /** Sorted by type, namespace and id. */
   readonly resources: readonly ReportResource[];

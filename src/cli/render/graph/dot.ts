@@ -89,21 +89,29 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
   }
   if (drawing.edges.length > 0) lines.push('');
   for (const edge of drawing.edges) lines.push(`  ${edgeStatement(edge, anchors)}`);
-  for (const dag of view.resourceGraphs ?? []) lines.push('', ...dagCluster(dag));
+  for (const dag of view.resourceGraphs ?? []) {
+    lines.push('', ...dagCluster(dag, options.keyIds === true));
+  }
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }
 
-/** An RGD's resources as a dashed cluster, an edge from each resource to those it waits for. */
-function dagCluster(dag: ResourceGraphDag): string[] {
+/**
+ * An RGD's resources as a dashed cluster, an edge from each resource to those it waits for.
+ * With `keyIds`, SVG ids that carry `rgd:CONTROLLER` (the cluster) and `rgd:CONTROLLER/ID` (a
+ * resource): a page tells them from the types' clusters and opens the controller.
+ */
+function dagCluster(dag: ResourceGraphDag, keyIds: boolean): string[] {
   const key = (id: string): string => quote(`${dag.controller}/${id}`);
+  const svgId = (k: string): string => (keyIds ? `, id=${quote(svgKeyId(k))}` : '');
   return [
     `  subgraph ${quote(`cluster_${dag.controller}`)} {`,
     `    label=${quote(`${dag.controller}: resources in render order`)};`,
+    ...(keyIds ? [`    id=${quote(svgKeyId(`rgd:${dag.controller}`))};`] : []),
     '    style=dashed;',
     ...dag.resources.map(
       (r) =>
-        `    ${key(r.id)} [label=${quote(`${r.id}\n${r.type}${r.notes.length > 0 ? `\n(${r.notes.join(', ')})` : ''}`)}, shape=ellipse];`,
+        `    ${key(r.id)} [label=${quote(`${r.id}\n${r.type}${r.notes.length > 0 ? `\n(${r.notes.join(', ')})` : ''}`)}, shape=ellipse${svgId(`rgd:${dag.controller}/${r.id}`)}];`,
     ),
     ...dag.resources.flatMap((r) => r.dependsOn.map((d) => `    ${key(d)} -> ${key(r.id)};`)),
     '  }',

@@ -118,7 +118,7 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
  * status: taken out of the edges (with the primary input beside it, it would be drawn as a
  * cycle through the controller) and returned apart.
  */
-function separateStatusWrites(
+export function separateStatusWrites(
   edges: readonly DependencyEdge[],
   dags: readonly ResourceGraphDag[],
 ): { edges: DependencyEdge[]; statusWrites: StatusWrite[] } {

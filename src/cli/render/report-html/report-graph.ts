@@ -1,6 +1,6 @@
 import type { ReportData } from '../../../app/report/report-data.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
-import type { GraphView, InstanceGroup } from '../graph/graph-view.js';
+import { separateStatusWrites, type GraphView, type InstanceGroup } from '../graph/graph-view.js';
 import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
 import { drawnNodeCount, SVG_NODE_LIMIT } from '../graph/drawn-nodes.js';
 
@@ -50,10 +50,16 @@ export function reportGraphView(data: ReportData): GraphView {
   const drawn = data.resources.length <= MAX_DRAWN_RESOURCES;
   for (const r of data.resources) types.add(r.type);
   const sorted = [...types].sort();
+  // Each RGD's render order and its status write, drawn as `cosi graph` draws them.
+  const dags = data.resourceGraphs ?? [];
+  const { edges, statusWrites } = separateStatusWrites(data.graph.edges, dags);
   const view: GraphView = {
     ...data.graph,
+    edges,
     types: sorted,
     sourceTypes: sorted.filter((t) => !written.has(t)),
+    ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
+    ...(statusWrites.length > 0 ? { statusWrites } : {}),
   };
   if (!drawn || data.resources.length === 0) return view;
   const groups = new Map<string, ResourceNode[]>();

@@ -146,15 +146,27 @@ export const REPORT_SCRIPT = String.raw`
   function showController(name) {
     var c = controllers.get(name);
     var edges = data.graph.edges.filter(function (e) { return e.controller === name; });
+    // A kro RGD's controller writes only the status of the instances it reads (as cosi graph says).
+    var dag = (data.resourceGraphs || []).filter(function (d) { return d.controller === name; })[0];
     var list = h('ul');
     edges.forEach(function (e) {
-      list.appendChild(h('li', {}, [e.kind + ' ' + (e.namespace ? e.namespace + '/' : '') + e.type + (e.id ? '/' + e.id : '')]));
+      var status = dag && e.type === dag.instanceType && e.kind !== 'primary';
+      list.appendChild(h('li', {}, [(status ? 'status' : e.kind) + ' ' + (e.namespace ? e.namespace + '/' : '') + e.type + (e.id ? '/' + e.id : '') + (status ? ' (of the instances it reads)' : '')]));
     });
+    var renders = [];
+    if (dag) {
+      var order = h('ol');
+      dag.resources.forEach(function (r) {
+        var notes = (r.dependsOn.length ? ['after ' + r.dependsOn.join(', ')] : []).concat(r.notes);
+        order.appendChild(h('li', {}, [r.id + ' ' + r.type + (notes.length ? ' (' + notes.join('; ') + ')' : '')]));
+      });
+      renders = [h('h4', {}, ['Renders, in order']), order];
+    }
     showIn('controller ' + name, [
       definitionList(c ? [['kind', c.kind === 'qcontroller' ? 'queue controller' : 'controller'], ['condition', c.condition],
         ['reconciles', String(c.reconciles)], ['writes', String(c.writes)], ['errors', String(c.errors)], ['last error', c.lastError]] : []),
       h('h4', {}, ['Reads and writes']), list,
-    ]);
+    ].concat(renders));
     select('controller:' + name);
   }
   // A type (and namespace) clicked in the graph: the table lists exactly its resources, not
@@ -200,6 +212,12 @@ export const REPORT_SCRIPT = String.raw`
       var name = key.slice(8), slash = name.lastIndexOf('/');
       return (slash < 0 ? name : name.slice(0, slash) + ' in ' + name.slice(slash + 1)) + ' (type)';
     }
+    // A kro RGD's render order: its box (rgd:CONTROLLER) and resources (rgd:CONTROLLER/ID).
+    if (key.indexOf('rgd:') === 0) {
+      var rgd = key.slice(4), cut = rgd.indexOf('/');
+      if (cut < 0) return rgd + ': resources in render order';
+      return rgd.slice(cut + 1) + ' (template of ' + rgd.slice(0, cut) + ')';
+    }
     var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
     var colon = key.indexOf(':');
     return colon < 0 ? shown : shown + ' (' + key.slice(0, colon) + ')';
@@ -207,6 +225,10 @@ export const REPORT_SCRIPT = String.raw`
   function open(title) {
     if (title.indexOf('resource:') === 0 && byKey.has(title.slice(9))) showResource(byKey.get(title.slice(9)));
     else if (title.indexOf('controller:') === 0) showController(title.slice(11));
+    else if (title.indexOf('rgd:') === 0) {
+      var rgd = title.slice(4), cut = rgd.indexOf('/');
+      showController(cut < 0 ? rgd : rgd.slice(0, cut));
+    }
     else if (title.indexOf('type:') === 0) showType(title.slice(5));
     else if (title.indexOf('cluster_') === 0) {
       // cluster_TYPE, or cluster_TYPE/NAMESPACE for a type's namespace box.
