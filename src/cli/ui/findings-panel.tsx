@@ -1,23 +1,36 @@
 import { Box, Text } from 'ink';
 import { formatFinding } from '../../loaders/finding.js';
+import { cutDisplay, displayWidth } from '../render/display-width.js';
 import type { RoundView } from './round-view.js';
+import { MAX_FINDING_LINES } from './screen-layout.js';
 
-/** Findings panel props: the round and at most how many lines it may take. */
+/** Findings panel props: the round, at most how many lines it may take, and their width. */
 export interface FindingsPanelProps {
   readonly round: RoundView;
   readonly maxLines: number;
+  readonly columns: number;
+}
+
+/** A line of the panel; `item`: which finding (or notice) it is part of. */
+interface FindingLine {
+  readonly text: string;
+  readonly color: 'red' | 'yellow';
+  readonly item: number;
 }
 
 /**
  * The last round's findings (broken manifests, config errors), each with its file:line:col, and
- * whether the last good state keeps running. Nothing when there is nothing to say.
+ * whether the last good state keeps running. Nothing when there is nothing to say. A finding is
+ * wrapped to the terminal's width over the lines the findings share (a lone one gets them all),
+ * so that its cause is read on screen, not cut at the first line.
  */
-export function FindingsPanel({ round, maxLines }: FindingsPanelProps) {
-  const lines = findingLines(round);
+export function FindingsPanel({ round, maxLines, columns }: FindingsPanelProps) {
+  const lines = findingLines(round, columns);
   // No room (a short terminal, the help): not even the count, or the screen outgrows the terminal.
   if (lines.length === 0 || maxLines <= 0) return null;
   const shown = lines.length > maxLines ? lines.slice(0, Math.max(maxLines - 1, 0)) : lines;
-  const hidden = lines.length - shown.length;
+  const begun = new Set(shown.map((l) => l.item));
+  const hidden = new Set(lines.filter((l) => !begun.has(l.item)).map((l) => l.item)).size;
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => (
@@ -30,23 +43,62 @@ export function FindingsPanel({ round, maxLines }: FindingsPanelProps) {
   );
 }
 
-/** The lines the panel would show, most important first. */
-export function findingLines(
-  round: RoundView,
-): { readonly text: string; readonly color: 'red' | 'yellow' }[] {
-  const lines: { text: string; color: 'red' | 'yellow' }[] = [];
+/**
+ * The lines the panel would show, most important first: the notices a line each, then each
+ * finding wrapped to `columns` over its share of {@link MAX_FINDING_LINES} (one line at least;
+ * what does not fit is cut with `…`).
+ */
+export function findingLines(round: RoundView, columns: number): FindingLine[] {
+  const notices: { text: string; color: 'red' | 'yellow' }[] = [];
   if (round.lastGoodRunning) {
-    lines.push({ text: 'nothing applied: the last good state keeps running', color: 'yellow' });
+    notices.push({ text: 'nothing applied: the last good state keeps running', color: 'yellow' });
   }
-  if (round.queryError !== undefined) lines.push({ text: round.queryError, color: 'red' });
+  if (round.queryError !== undefined) notices.push({ text: round.queryError, color: 'red' });
   if (round.reason !== undefined && round.status === 'error') {
-    for (const text of round.reason.split('\n')) lines.push({ text, color: 'red' });
+    for (const text of round.reason.split('\n')) notices.push({ text, color: 'red' });
   }
-  for (const finding of round.findings) {
-    lines.push({
-      text: formatFinding(finding),
-      color: finding.severity === 'error' ? 'red' : 'yellow',
-    });
+  const lines: FindingLine[] = notices.map((n, item) => ({ ...n, item }));
+  const count = round.findings.length;
+  const share = Math.max(1, Math.floor((MAX_FINDING_LINES - notices.length) / Math.max(count, 1)));
+  round.findings.forEach((finding, i) => {
+    const color = finding.severity === 'error' ? 'red' : 'yellow';
+    for (const text of wrapLine(formatFinding(finding), columns, share)) {
+      lines.push({ text, color, item: notices.length + i });
+    }
+  });
+  return lines;
+}
+
+/** Continuation lines of a wrapped finding are indented by this. */
+const INDENT = '  ';
+
+/**
+ * `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
+ * cut; its own line breaks are spaces), at most `max` of them: the last cut with `…` when the text goes on. One line, as it is
+ * (the screen cuts it), when the terminal is too narrow to wrap.
+ */
+function wrapLine(text: string, width: number, max: number): string[] {
+  if (max <= 1 || width <= INDENT.length + 8 || displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  // A message of several lines (a controller's error) reads on as one: each screen line is one.
+  let rest = text.replace(/\s*\n\s*/g, ' ');
+  while (rest !== '' && lines.length < max) {
+    const room = lines.length === 0 ? width : width - INDENT.length;
+    const prefix = lines.length === 0 ? '' : INDENT;
+    if (lines.length === max - 1 || displayWidth(rest) <= room) {
+      lines.push(prefix + cutDisplay(rest, room));
+      break;
+    }
+    let cut = rest.lastIndexOf(' ', room);
+    while (cut > 0 && displayWidth(rest.slice(0, cut)) > room) cut = rest.lastIndexOf(' ', cut - 1);
+    if (cut <= 0) {
+      const head = cutDisplay(rest, room + 1).slice(0, -1);
+      lines.push(prefix + head);
+      rest = rest.slice(head.length);
+    } else {
+      lines.push(prefix + rest.slice(0, cut));
+      rest = rest.slice(cut + 1);
+    }
   }
   return lines;
 }

@@ -20,7 +20,7 @@ export interface LayoutWants {
 }
 
 /** The most lines the findings take; more are counted. */
-const MAX_FINDINGS = 6;
+export const MAX_FINDING_LINES = 6;
 /** The body's lines before the findings and the controllers get any. */
 const BODY_FIRST = 3;
 
@@ -44,7 +44,7 @@ export function screenLayout(rows: number, wants: LayoutWants): ScreenLayout {
   const header = 1 + take(1);
   body += take(BODY_FIRST - body);
   const filter = wants.filter ? take(1) : 0;
-  const findings = take(Math.min(wants.findings, MAX_FINDINGS));
+  const findings = take(Math.min(wants.findings, MAX_FINDING_LINES));
   // A panel is its title and at least one controller.
   const panel = Math.min(wants.controllers + 1, Math.max(3, Math.floor(height / 4)), left);
   const controllers = wants.controllers > 0 && panel >= 2 ? take(panel) : 0;

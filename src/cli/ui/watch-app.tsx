@@ -125,7 +125,7 @@ export function WatchApp(props: WatchAppProps) {
   // room allows (see screen-layout.ts); the help takes the findings' and controllers' room.
   const overlay = mode === 'help';
   const layout = screenLayout(rows, {
-    findings: round && !overlay ? findingLines(round).length : 0,
+    findings: round && !overlay ? findingLines(round, props.columns).length : 0,
     controllers: overlay ? 0 : controllers.length,
     filter: mode === 'filter' || filter !== '',
   });
@@ -274,7 +274,7 @@ export function WatchApp(props: WatchAppProps) {
         columns={props.columns}
         lines={layout.header}
       />
-      <FindingsPanel round={round} maxLines={layout.findings} />
+      <FindingsPanel round={round} maxLines={layout.findings} columns={props.columns} />
       {layout.filter > 0 ? (
         <Box>
           <Text color="cyan">/</Text>

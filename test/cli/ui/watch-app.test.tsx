@@ -152,6 +152,57 @@ describe('the watch screen', () => {
     expect(screen()).toMatch(/^ {2}default +db-1 +3 .* postgres/m);
   });
 
+  it('wraps a long finding over the lines the findings have, so that its cause reads on an 80-column terminal', () => {
+    const message =
+      'ResourceGraph(webapp.kro.run) could not reconcile WebApps.kro.run(default/blog) after 10 attempts: WebApps.kro.run default/blog: resource deployment renders an invalid Deployment: /spec/replicas: Invalid value: -1: must be greater than or equal to 0';
+    const finding = {
+      file: 'instances.yaml',
+      line: 11,
+      col: 1,
+      pointer: '',
+      code: 'reconcile-failed',
+      severity: 'error' as const,
+      message,
+    };
+    const { screen } = show({ ...bigRound(3), findings: [finding] }, { columns: 80 });
+    const lines = screen().split('\n');
+    const start = lines.findIndex((l) =>
+      l.startsWith('instances.yaml:11:1: error[reconcile-failed]'),
+    );
+    expect(start).toBeGreaterThan(0);
+    const wrapped = [lines[start]!];
+    for (
+      let i = start + 1;
+      lines[i]?.startsWith('  ') === true && !/^ {2}NAMESPACE/.test(lines[i]!);
+      i++
+    ) {
+      wrapped.push(lines[i]!);
+    }
+    for (const line of wrapped) expect(line.length).toBeLessThanOrEqual(80);
+    expect(wrapped.map((l) => l.trim()).join(' ')).toBe(
+      `instances.yaml:11:1: error[reconcile-failed]: ${message}`,
+    );
+    unmount?.();
+    // Two findings share the lines: three each, and the rest of the screen stays; a line break
+    // in a message (a controller's error) does not add a line the layout did not count.
+    const two = show(
+      {
+        ...bigRound(3),
+        findings: [
+          finding,
+          { ...finding, line: 1, message: `kaboom\nthe second line of it ${message}` },
+        ],
+      },
+      { columns: 80, rows: 12 },
+    );
+    expect(two.screen()).toContain('instances.yaml:1:1: error[reconcile-failed]');
+    expect(two.screen()).toMatch(/…$/m);
+    expect(two.screen()).toContain('vm-00000');
+    expect(two.screen()).toContain('kaboom the second line of it');
+    expect(two.screen().split('\n')).toHaveLength(11);
+    expect(two.screen().split('\n')[0]).toMatch(/^cosi watch {2}round 7/);
+  });
+
   it('renders only the rows on screen: 30,000 resources fill the terminal and no more', () => {
     const round = bigRound(30_000);
     const started = performance.now();
