@@ -323,7 +323,11 @@ export function createResourceGraphController(
           observe,
         });
       }
-      await removeUnwritten(rt, outputs);
+      // As kro prunes: only after a render and apply without errors. A resource that fails to
+      // render (an invalid object, a CEL error) leaves what it and the others made before in
+      // place, as kro's pruneIfSafe does; a teardown removes everything.
+      const failedRender = problems.length > 0 && instance?.metadata.phase === 'running';
+      if (!failedRender) await removeUnwritten(rt, outputs);
       if (instance !== undefined && instance.metadata.phase === 'tearingDown') {
         await releaseInstance(rt, instance, outputs);
       }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { cli } from './run-cli.js';
+import { cli, REPO as REPO_ROOT } from './run-cli.js';
 
 interface Doc {
   kind: string;
@@ -679,6 +679,48 @@ spec:
     expect(r.stdout).toMatch(
       /app\.yaml:1:1: error\[reconcile-failed\]: .*renders an invalid Deployment: \/spec\/replicas: must be integer/,
     );
+  });
+
+  it('keeps what an instance rendered before when an edit makes a resource fail to render, as kro prunes only after a clean apply', async () => {
+    const fixture = path.join(REPO_ROOT, 'fixtures/kro-webapp');
+    const dir = await tree({
+      'rgd.yaml': await readFile(path.join(fixture, 'rgd.yaml'), 'utf8'),
+      'instances.yaml': await readFile(path.join(fixture, 'instances.yaml'), 'utf8'),
+      'keep.cosi-test.yaml': `name: a failed render keeps the resources
+manifests: .
+steps:
+  - edit:
+      type: WebApp
+      id: blog
+      spec: { spec: { replicas: -1 } }
+  - expect-findings:
+      - code: reconcile-failed
+  - expect:
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: blog }
+        spec: { replicas: 1 }
+      - apiVersion: v1
+        kind: Service
+        metadata: { name: blog-svc }
+  - edit:
+      type: WebApp
+      id: blog
+      spec: { spec: { replicas: 2 } }
+  - expect:
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: blog }
+        spec: { replicas: 2 }
+  - destroy: { type: WebApp, id: blog }
+  - expect-absent:
+      - { type: Deployment, id: blog }
+      - { type: Service, id: blog-svc }
+`,
+    });
+    const r = await cli(['test', path.join(dir, 'keep.cosi-test.yaml')]);
+    expect(r.stdout + r.stderr).toContain('scenarios: 1 passed, 0 failed');
+    expect(r.code).toBe(0);
   });
 
   it('gives an instance with a resource that failed to render state ERROR and Ready=False, as kro does', async () => {
