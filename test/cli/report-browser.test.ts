@@ -595,6 +595,27 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('says in a sentence that nothing was reconciled, with no empty timeline table, when no controller ran', async () => {
+    const dir = path.join(ARTIFACTS, 'no-controllers');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: base\ndata:\n  a: "1"\n',
+    );
+    const file = path.join(ARTIFACTS, 'no-controllers.html');
+    const r = await cli(['report', '-f', dir, '-o', file, '--quiet']);
+    expect(r.code).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('1 of 1 resources');
+    expect(await page.locator('#timeline-title').textContent()).toBe('Run timeline: 0 reconciles');
+    expect(await page.locator('#timeline-empty').textContent()).toBe(
+      'No controller reconciled anything in this run.',
+    );
+    expect(await page.locator('#timeline-scroll').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens a graph of a couple of hundred resources at a size its labels read at, and Reset shows it whole', async () => {
     const project = path.join(ARTIFACTS, 'sixty-vms');
     await cp('fixtures/vm-network', project, { recursive: true });

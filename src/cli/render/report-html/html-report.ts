@@ -95,6 +95,13 @@ function renderTimelineFrame(timeline: ReportTimeline): string {
   const count = timeline.entries.length;
   const note = dropped > 0 ? ` (the last ${count}; ${dropped} earlier not kept)` : '';
   const mapped = mappings > 0 ? `, ${plural(mappings, 'mapping')}` : '';
+  // Nothing ran (no controller, or none had an item): a sentence, not an empty table's frame.
+  if (count === 0 && dropped === 0) {
+    return `<section aria-labelledby="timeline-title">
+<h2 id="timeline-title">Run timeline: ${plural(reconciles, 'reconcile')}${mapped}</h2>
+<p id="timeline-empty">No controller reconciled anything in this run.</p>
+</section>`;
+  }
   return `<section aria-labelledby="timeline-title">
 <h2 id="timeline-title">Run timeline: ${plural(reconciles, 'reconcile')}${mapped}${note}</h2>
 <noscript><p>The timeline needs JavaScript.</p></noscript>

@@ -485,7 +485,7 @@ export const REPORT_SCRIPT = String.raw`
   ]);
   filter();
 
-  if (data.timeline) {
+  if (data.timeline && document.getElementById('timeline-scroll')) {
     var entries = data.timeline.entries;
     var itemText = function (e) { return e.mapping ? 'mapping ' + (e.item || '') : (e.item || ''); };
     var outcomeText = function (e) { return e.outcome + (e.error ? ': ' + e.error : ''); };
