@@ -298,6 +298,16 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
         `(kustomization), ${FIXTURE}/chart (Helm chart), ${FIXTURE}/overlays/prod/kustomization.yaml ` +
         `(kustomization), ${FIXTURE}/overlays/prod/probes.yaml (kustomize patch or configuration)`,
     );
+    // And how to check what each chart and kustomization renders, as cosi check's notes say.
+    const check = await cli(['check', '-f', FIXTURE]);
+    const notes = check.stdout.split('\n').filter((l) => l.includes(': note['));
+    expect(notes).toHaveLength(3);
+    for (const note of notes) {
+      expect(r.stdout).toContain(`<li>${note.replace(/: note\[[^\]]+\]/, '')}</li>`);
+    }
+    expect(r.stdout).toContain(
+      `<li>${FIXTURE}/chart: a Helm chart, read for its crds/ only: its templates are manifests once rendered; check them with helm template ${FIXTURE}/chart | cosi check -f -</li>`,
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import { shortenMessage } from '../../../loaders/shorten.js';
 import { escapeHtml } from './html-escape.js';
 import { plural } from '../plural.js';
 import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
+import { listedUnrendered } from '../check/check-text.js';
 
 const VERDICTS: Record<ReportVerdict, string> = {
   passed: 'Passed',
@@ -30,6 +31,10 @@ export function renderVerdict(data: ReportData): string {
       .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`);
     const more = unrendered.length > SHOWN ? `, and ${unrendered.length - SHOWN} more` : '';
     items.push(`set aside, not manifests until rendered: ${named.join(', ')}${more}`);
+    // How to check what a chart or a kustomization renders, as `cosi check`'s notes say it.
+    for (const u of listedUnrendered(unrendered).slice(0, SHOWN)) {
+      items.push(`${u.path}: ${u.message}`);
+    }
   }
   const c = summary.convergence;
   if (c) {
