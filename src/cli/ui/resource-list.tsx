@@ -12,6 +12,8 @@ export interface ResourceListProps {
   readonly selection: Selection;
   readonly height: number;
   readonly focused: boolean;
+  /** The terminal's width: the OWNER column gives up room first when the row is wider. */
+  readonly columns?: number;
   /** The cache of row lines; by default one per mounted list. */
   readonly lines?: RowLines;
 }
@@ -32,6 +34,7 @@ export function ResourceList({
   selection,
   height,
   focused,
+  columns,
   lines: given,
 }: ResourceListProps) {
   const [own] = useState(createRowLines);
@@ -65,10 +68,18 @@ export function ResourceList({
       w[i] = Math.max(w[i] ?? 0, Math.min(displayWidth(text), MAX_COLUMN_WIDTH));
     }
   }
+  // A long owner (a kro output's `ResourceGraph(webapp.kro.run)`) pushed the spec columns, those
+  // an edit changes, off a narrow terminal: the owner column narrows first, down to OWNER_MIN.
+  const fitted = new Map<number, number[]>();
+  for (const line of lines) {
+    const w = widths.get(line.index);
+    if (w === undefined || fitted.has(line.index)) continue;
+    fitted.set(line.index, fitOwner(columnHeaders(line.group), w, columns));
+  }
   return (
     <Box flexDirection="column" height={height}>
       {lines.map((line) => {
-        const w = widths.get(line.index) ?? [];
+        const w = fitted.get(line.index) ?? [];
         if (line.kind === 'type') {
           const selectedGroup = line.index === selection.group;
           return (
@@ -99,6 +110,27 @@ export function ResourceList({
       })}
     </Box>
   );
+}
+
+/** The narrowest the OWNER column gets to let the columns after it on screen. */
+const OWNER_MIN = 12;
+
+/**
+ * The widths with the OWNER column narrowed by what the row is wider than the terminal (the
+ * two-column marker included), to {@link OWNER_MIN} at least; as they are when it fits.
+ */
+function fitOwner(headers: readonly string[], widths: number[], columns?: number): number[] {
+  const owner = headers.indexOf('OWNER');
+  const width = widths[owner];
+  if (columns === undefined || owner < 0 || owner === headers.length - 1 || width === undefined) {
+    return widths;
+  }
+  const total = 2 + widths.reduce((sum, w) => sum + w, 0) + CELL_GAP.length * (widths.length - 1);
+  const over = total - columns;
+  if (over <= 0 || width <= OWNER_MIN) return widths;
+  const fitted = [...widths];
+  fitted[owner] = Math.max(OWNER_MIN, width - over);
+  return fitted;
 }
 
 function pad(texts: readonly string[], widths: readonly number[]): string {

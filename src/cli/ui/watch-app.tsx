@@ -301,6 +301,7 @@ export function WatchApp(props: WatchAppProps) {
             selection={selected}
             height={bodyHeight}
             focused={mode !== 'controllers'}
+            columns={props.columns}
           />
         )}
       </Box>

@@ -203,6 +203,40 @@ describe('the watch screen', () => {
     expect(two.screen().split('\n')[0]).toMatch(/^cosi watch {2}round 7/);
   });
 
+  it('narrows a long OWNER column first on a narrow terminal, so that the spec columns after it stay on screen', () => {
+    const owner = 'ResourceGraph(webapp.kro.run)';
+    const rows = ['blog', 'shop'].map((id) => {
+      const draft = newResource(
+        { namespace: 'default', type: 'Deployments.apps', id },
+        { replicas: 3, image: 'nginx' },
+      );
+      draft.metadata.version = 1;
+      draft.metadata.owner = owner;
+      return { marker: ' ' as const, resource: freezeResource(draft) };
+    });
+    const group: TypeGroup = {
+      type: 'Deployments.apps',
+      displayType: 'Deployment',
+      names: ['deployment'],
+      columns: [
+        { name: 'Replicas', jsonPath: '{.replicas}' },
+        { name: 'Images', jsonPath: '{.image}' },
+      ],
+      sensitive: false,
+      rows,
+    };
+    const { screen } = show({ ...bigRound(1), groups: [group], controllers: [] }, { columns: 80 });
+    const row = screen()
+      .split('\n')
+      .find((l) => l.includes('blog'));
+    expect(row).toMatch(/^ {2}default {5}blog {3}1 {9}ResourceGr\S*… +running {3}3 {10}nginx$/);
+    expect(row!.length).toBeLessThanOrEqual(80);
+    // Wide enough: the owner whole.
+    unmount?.();
+    const wide = show({ ...bigRound(1), groups: [group], controllers: [] }, { columns: 120 });
+    expect(wide.screen()).toContain(`${owner}   running   3          nginx`);
+  });
+
   it('renders only the rows on screen: 30,000 resources fill the terminal and no more', () => {
     const round = bigRound(30_000);
     const started = performance.now();
