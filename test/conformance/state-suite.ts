@@ -878,11 +878,11 @@ export function describeStateConformance(
       it('keeps it when only the top-level status changes (the status subresource rule)', async () => {
         const state = setup();
         await state.create(newResource(ptr('k'), { spec: { replicas: 1 } }));
-        await state.modify(newResource(ptr('k'), {} as Record<string, unknown>), (d) => {
+        await state.modify(newResource<Record<string, unknown>>(ptr('k'), {}), (d) => {
           d.spec.status = { ready: 1 };
         });
         expect(await gen(state, 'k')).toBe(1);
-        await state.modify(newResource(ptr('k'), {} as Record<string, unknown>), (d) => {
+        await state.modify(newResource<Record<string, unknown>>(ptr('k'), {}), (d) => {
           d.spec.spec = { replicas: 2 };
         });
         expect(await gen(state, 'k')).toBe(2);
