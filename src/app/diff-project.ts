@@ -7,6 +7,7 @@ import { loadProjectConfig } from './project-config.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
 import { definitionResource } from './definition-resource.js';
+import { controllerSpecFields } from './controller-spec-fields.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
@@ -69,7 +70,7 @@ export async function diffProject(
     ...diffAgainstState(
       read.resources.map((r) => r.resource),
       resources,
-      { removes },
+      { removes, keptSpecFields: (type) => controllerSpecFields(read.registry.get(type)) },
     ),
   ].sort(compareChanges);
   return {

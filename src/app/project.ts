@@ -19,6 +19,7 @@ import type { Resource } from '../engine/resource/resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { definitionResource } from './definition-resource.js';
+import { controllerSpecFields } from './controller-spec-fields.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { declaredControllers } from './declared-controllers.js';
@@ -160,6 +161,7 @@ export async function openProject(
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
     keepApplied: options.applyOnce !== true,
+    keptSpecFields: (type) => controllerSpecFields(registry.get(type)),
     ...(options.applyConcurrency !== undefined ? { concurrency: options.applyConcurrency } : {}),
     ...(record
       ? { onUpdated: (r: Resource) => record.manifestUpdated(r.metadata, r.metadata.version) }

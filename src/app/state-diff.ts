@@ -2,6 +2,7 @@ import { compareStrings } from '../engine/compare-strings.js';
 import { pointerKey } from '../engine/resource/pointer.js';
 import { deepEqual } from '../engine/resource/plain-data.js';
 import type { AnyResource, Resource } from '../engine/resource/resource.js';
+import { applyOver } from '../engine/state/apply-over.js';
 
 /** What applying the manifests would do to one resource of the state. */
 export type DiffAction = 'create' | 'change' | 'remove';
@@ -46,7 +47,9 @@ export interface KubernetesIdentity {
 /**
  * What applying `desired` (the manifests' resources) to a state holding `live` would change, as
  * `cosi run` applies them (`ResourceApplier`): a resource the state lacks is created, one whose
- * spec, labels or annotations differ is changed (the other metadata is the state's own), and a
+ * spec, labels or annotations differ is changed (the other metadata is the state's own; labels,
+ * annotations and a `status` that the live resource has and the manifest never set are kept,
+ * as the applier keeps them: see `applyOver`), and a
  * manifest's resource (no owner) that the manifests no longer have is removed (given the set
  * `cosi run` applied last, only one of those: what it prunes). Controllers'
  * outputs (an owner) and resources already tearing down are never removed by an apply: they
@@ -61,6 +64,11 @@ export function diffAgainstState(
      * A set of pointer keys: only those are removed (what `cosi run` applied and would prune).
      */
     readonly removes?: boolean | ReadonlySet<string>;
+    /**
+     * Top-level spec fields of a type that controllers write (a Kubernetes kind's `status`):
+     * kept from the live resource when the manifest lacks them, as `cosi run` keeps them.
+     */
+    readonly keptSpecFields?: (type: string) => readonly string[];
   } = {},
 ): ResourceChange[] {
   const byKey = new Map<string, Resource>();
@@ -71,15 +79,24 @@ export function diffAgainstState(
     const key = pointerKey(resource.metadata);
     wanted.add(key);
     const current = byKey.get(key);
-    const content = appliedContent(resource);
     if (current === undefined) {
-      changes.push({ action: 'create', ...pointerOf(resource), desired: content });
-    } else if (!sameContent(current, resource)) {
+      changes.push({ action: 'create', ...pointerOf(resource), desired: appliedContent(resource) });
+      continue;
+    }
+    // What `cosi run` writes over it: labels, annotations and a status a controller added stay.
+    const written = applyOver(fieldsOf(current), fieldsOf(resource), {
+      keptSpecFields: options.keptSpecFields?.(resource.metadata.type) ?? [],
+    });
+    const next = {
+      metadata: { ...resource.metadata, labels: written.labels, annotations: written.annotations },
+      spec: written.spec,
+    } as AnyResource;
+    if (!sameContent(current, next)) {
       changes.push({
         action: 'change',
         ...pointerOf(resource),
         live: appliedContent(current),
-        desired: content,
+        desired: appliedContent(next),
       });
     }
   }
@@ -115,6 +132,15 @@ function sameContent(a: AnyResource, b: AnyResource): boolean {
     deepEqual(a.metadata.labels, b.metadata.labels) &&
     deepEqual(a.metadata.annotations, b.metadata.annotations)
   );
+}
+
+function fieldsOf(resource: AnyResource): {
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+  spec: unknown;
+} {
+  const { labels, annotations } = resource.metadata;
+  return { labels, annotations, spec: resource.spec };
 }
 
 /** The resource as a manifest would write it: its pointer, labels and annotations (when any), spec. */

@@ -82,4 +82,25 @@ describe('formatChangeDiff', () => {
     ]);
     expect(text).toContain('\n-  cpus: 1\n+  cpus: 2\n+  note: ');
   });
+
+  it("shows no change for what a controller added that the manifest never set (labels, a Kubernetes kind's status)", async () => {
+    const state = createInMemoryState();
+    const instance = (spec: unknown, labels: Record<string, string> = {}) =>
+      newResource({ namespace: 'default', type: 'WebApps.kro.run', id: 'shop' }, spec, { labels });
+    await state.create(
+      instance({ spec: { port: 80 }, status: { state: 'ACTIVE' } }, { 'kro.run/owned': 'true' }),
+    );
+    const live = (await takeSnapshot(state)).resources;
+    const keptSpecFields = (type: string) => (type === 'WebApps.kro.run' ? ['status'] : []);
+    expect(diffAgainstState([instance({ spec: { port: 80 } })], live, { keptSpecFields })).toEqual(
+      [],
+    );
+    // A real edit is shown, over what the controller added.
+    const [change] = diffAgainstState([instance({ spec: { port: 81 } })], live, { keptSpecFields });
+    expect(change?.action).toBe('change');
+    expect(change?.desired).toMatchObject({
+      metadata: { labels: { 'kro.run/owned': 'true' } },
+      spec: { spec: { port: 81 }, status: { state: 'ACTIVE' } },
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 import { isDestroyReady, resourceEqual, type Draft, type Resource } from '../resource/resource.js';
 import { isConflict, isNotFound } from '../errors.js';
 import type { State } from './state.js';
+import { applyOver } from './apply-over.js';
 
 /** A resource to apply, with a stable key (its pointer key) to diff by. */
 export interface KeyedResource {
@@ -42,6 +43,12 @@ export interface ResourceApplierOptions<T extends KeyedResource> {
    * run's record keeps these versions beside the controllers' writes.
    */
   readonly onUpdated?: (written: Resource) => void;
+  /**
+   * Top-level spec fields of a type that its controllers write and a manifest does not (a
+   * Kubernetes kind's `status` when it has the status subresource): an update keeps the live
+   * ones the manifest lacks (see {@link applyOver}).
+   */
+  readonly keptSpecFields?: (type: string) => readonly string[];
 }
 
 /**
@@ -63,6 +70,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   readonly #keepApplied: boolean;
   readonly #concurrency: number;
   readonly #onUpdated: ((written: Resource) => void) | undefined;
+  readonly #keptSpecFields: ((type: string) => readonly string[]) | undefined;
   /** With `keepApplied: false`: how many the one apply applied (`undefined` before it). */
   #appliedOnce: number | undefined;
   /** What was applied, by key, in the order it was given. */
@@ -85,6 +93,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     }
     this.#concurrency = concurrency;
     this.#onUpdated = options.onUpdated;
+    this.#keptSpecFields = options.keptSpecFields;
   }
 
   /** How many resources are applied. */
@@ -243,7 +252,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       result.unchanged.push(item.key);
       return;
     }
-    result[await this.#write(item.resource, before !== undefined)].push(item.key);
+    result[await this.#write(item.resource, before?.resource)].push(item.key);
   }
 
   /**
@@ -270,9 +279,17 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    * not `applied` before is most likely new (a first apply stores thousands of them): it is
    * created straight away, and looked up only when that finds it there, rather than looked up
    * first, which costs a not-found error per new resource.
+   *
+   * An update writes over the live resource as `kubectl apply` does ({@link applyOver}): labels,
+   * annotations and (for some types) status fields a controller added and the manifest never had
+   * are kept, so re-applying unchanged manifests in a new process writes nothing. Those the
+   * `before` manifest (this applier's last apply of it) set and this one dropped are removed.
    */
-  async #write(resource: Draft, applied: boolean): Promise<'created' | 'updated' | 'unchanged'> {
-    if (!applied) {
+  async #write(
+    resource: Draft,
+    before: Draft | undefined,
+  ): Promise<'created' | 'updated' | 'unchanged'> {
+    if (before === undefined) {
       try {
         await this.#state.create(resource);
         return 'created';
@@ -292,9 +309,33 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       resource.metadata,
       (draft) => {
         from = draft.metadata.version;
-        draft.spec = resource.spec;
-        draft.metadata.labels = { ...resource.metadata.labels };
-        draft.metadata.annotations = { ...resource.metadata.annotations };
+        const next = applyOver(
+          {
+            labels: draft.metadata.labels,
+            annotations: draft.metadata.annotations,
+            spec: draft.spec,
+          },
+          {
+            labels: resource.metadata.labels,
+            annotations: resource.metadata.annotations,
+            spec: resource.spec,
+          },
+          {
+            ...(before === undefined
+              ? {}
+              : {
+                  lastApplied: {
+                    labels: before.metadata.labels,
+                    annotations: before.metadata.annotations,
+                    spec: before.spec,
+                  },
+                }),
+            keptSpecFields: this.#keptSpecFields?.(resource.metadata.type) ?? [],
+          },
+        );
+        draft.spec = next.spec;
+        draft.metadata.labels = { ...next.labels };
+        draft.metadata.annotations = { ...next.annotations };
       },
       { expectedPhase: 'any' },
     );

@@ -4,6 +4,7 @@ import {
   defineResource,
   pointerKey,
   ResourceApplier,
+  toDraft,
   type KeyedResource,
   isResourceEvent,
   type StateEvent,
@@ -288,6 +289,55 @@ describe('the resource applier by groups', () => {
     const whole = await applier.apply([inFile('a', 'stays', '1'), inFile('a', 'new', '4')]);
     expect(whole.unchanged).toEqual([key('stays'), key('new')]);
     expect(whole.tornDown).toEqual([]);
+  });
+
+  it("keeps what a controller added to a manifest's resource: a new applier over that state writes nothing", async () => {
+    // A kro instance: its controller labels it and writes its status into the spec.
+    interface InstanceSpec {
+      spec: { port: number };
+      status?: unknown;
+    }
+    const Instance = defineResource<InstanceSpec>({
+      type: 'WebApps.kro.run',
+    });
+    const manifest = (port: number, labels: Record<string, string> = { team: 'a' }) => {
+      const resource = Instance.create('shop', { spec: { port } }, { labels });
+      return { key: pointerKey(resource.metadata), resource };
+    };
+    const state = createInMemoryState();
+    const options = {
+      keptSpecFields: (type: string) => (type === Instance.type ? ['status'] : []),
+    };
+    await new ResourceApplier(state, options).apply([manifest(80)]);
+    const stored = toDraft(await state.get<InstanceSpec>(Instance.pointer('shop')));
+    stored.metadata.labels['kro.run/owned'] = 'true';
+    stored.spec.status = { state: 'ACTIVE' };
+    await state.update(stored);
+    const before = await state.get(Instance.pointer('shop'));
+
+    // Another process (a restart, a second replica) applies the same manifests.
+    const again = new ResourceApplier(state, options);
+    const result = await again.apply([manifest(80)]);
+    expect(result.unchanged).toEqual([manifest(80).key]);
+    expect(result.updated).toEqual([]);
+    const after = await state.get(Instance.pointer('shop'));
+    expect(after.metadata.version).toBe(before.metadata.version);
+    expect(after.metadata.labels).toEqual({ team: 'a', 'kro.run/owned': 'true' });
+    expect(after.spec).toEqual({ spec: { port: 80 }, status: { state: 'ACTIVE' } });
+
+    // An edit changes the spec and drops the label that apply set, and keeps the controller's.
+    const edited = await again.apply([manifest(81, {})]);
+    expect(edited.updated).toEqual([manifest(81).key]);
+    const last = await state.get(Instance.pointer('shop'));
+    expect(last.metadata.labels).toEqual({ 'kro.run/owned': 'true' });
+    expect(last.spec).toEqual({ spec: { port: 81 }, status: { state: 'ACTIVE' } });
+
+    // A status the manifest itself set (an observed status) goes when the manifest drops it.
+    const observed = manifest(81, {});
+    observed.resource.spec.status = { observed: true };
+    await again.apply([observed]);
+    await again.apply([manifest(81, {})]);
+    expect((await state.get(Instance.pointer('shop'))).spec).toEqual({ spec: { port: 81 } });
   });
 
   it('refuses groups without a groupOf', async () => {

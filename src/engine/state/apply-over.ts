@@ -1,0 +1,91 @@
+/**
+ * What an apply of a manifest writes over the resource the state holds, as `kubectl apply`
+ * writes over a live object: the manifest's labels, annotations and spec win, but what a
+ * controller added and the manifest never had is kept. So a start of `cosi run` over a state a
+ * controller has worked on (a kro instance its controller labelled and gave a status) writes
+ * nothing when the manifests did not change, and `cosi diff` shows no change there.
+ */
+
+/** The part of a resource an apply writes. */
+export interface AppliedFields {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly spec: unknown;
+}
+
+/** What else than the manifest an apply over a live resource needs to know. */
+export interface ApplyOverOptions {
+  /**
+   * What the last apply of this resource wrote from its manifest, when known (the same process
+   * applied it): a label, annotation or kept spec field it set that the manifest no longer has
+   * is removed. When
+   * it is not known (a new process), the live ones the manifest lacks are kept, as they may be a
+   * controller's.
+   */
+  readonly lastApplied?: AppliedFields;
+  /**
+   * Top-level fields of the spec that controllers write and the manifest does not (a Kubernetes
+   * kind's `status`, when the kind has the status subresource): kept from the live resource
+   * unless the manifest has the field.
+   */
+  readonly keptSpecFields?: readonly string[];
+}
+
+/** The labels, annotations and spec that applying `manifest` over `live` stores. */
+export function applyOver(
+  live: AppliedFields,
+  manifest: AppliedFields,
+  options: ApplyOverOptions = {},
+): AppliedFields {
+  return {
+    labels: mergeRecord(live.labels, manifest.labels, options.lastApplied?.labels),
+    annotations: mergeRecord(
+      live.annotations,
+      manifest.annotations,
+      options.lastApplied?.annotations,
+    ),
+    spec: mergeSpec(
+      live.spec,
+      manifest.spec,
+      options.lastApplied?.spec,
+      options.keptSpecFields ?? [],
+    ),
+  };
+}
+
+function mergeRecord(
+  live: Readonly<Record<string, string>>,
+  manifest: Readonly<Record<string, string>>,
+  lastApplied: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(live)) {
+    if (Object.hasOwn(manifest, key)) continue;
+    // Set by the last apply and dropped from the manifest since: the apply removes it.
+    if (lastApplied !== undefined && Object.hasOwn(lastApplied, key)) continue;
+    out[key] = value;
+  }
+  return Object.assign(out, manifest);
+}
+
+function mergeSpec(
+  live: unknown,
+  manifest: unknown,
+  lastApplied: unknown,
+  kept: readonly string[],
+): unknown {
+  if (kept.length === 0 || !isRecord(live) || !isRecord(manifest)) return manifest;
+  let out: Record<string, unknown> | undefined;
+  for (const field of kept) {
+    if (Object.hasOwn(manifest, field) || !Object.hasOwn(live, field)) continue;
+    // Set by the last apply (an observed status in a manifest) and dropped since: removed.
+    if (isRecord(lastApplied) && Object.hasOwn(lastApplied, field)) continue;
+    out ??= { ...manifest };
+    out[field] = live[field];
+  }
+  return out ?? manifest;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
