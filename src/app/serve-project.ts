@@ -3,7 +3,8 @@ import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
-import type { Pointer } from '../engine/resource/pointer.js';
+import { toPointer, type Pointer } from '../engine/resource/pointer.js';
+import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -227,6 +228,18 @@ export async function serveProject(
     }
   };
 
+  /** Takes on the manifests' resources left tearing down in the state (see the leader's start). */
+  const adoptTornDown = async (): Promise<void> => {
+    try {
+      applier.adoptReleased(await tornDownManifests(project.state));
+      scheduleReleases();
+    } catch (error) {
+      runtime.logger.warn(
+        `could not look for removed manifests left tearing down: ${toError(error).message}`,
+      );
+    }
+  };
+
   const graphs = declared.filter(isResourceGraphController);
   /** Settles, following the RGD controllers' instances into new namespaces (leader only). */
   const settle = async (): Promise<void> => {
@@ -264,6 +277,10 @@ export async function serveProject(
           options.monitor,
         );
         if (declared.length > 0) await runtime.register(...declared);
+        // A process that stopped while manifests it removed were tearing down left them to be
+        // destroyed once their finalizers are gone: the leader takes them on (a restart, or a
+        // fail-over to a process that did not apply the removal).
+        if (options.appliedSet !== undefined) await adoptTornDown();
         // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
         // state, as in `apply`: `get --state` prints them as their kind.
         await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
@@ -351,4 +368,16 @@ function counts(resources: number, result: ApplyResult): ApplyCounts {
     updated: result.updated.length,
     removed: result.tornDown.length,
   };
+}
+
+/** The users' resources (no owner) of `state` that are tearing down. */
+async function tornDownManifests(state: State): Promise<Pointer[]> {
+  const found: Pointer[] = [];
+  for (const kind of await state.kinds()) {
+    if (kind.type === RESOURCE_DEFINITION_TYPE) continue;
+    for (const resource of await state.list(kind, { owner: '' })) {
+      if (resource.metadata.phase === 'tearingDown') found.push(toPointer(resource.metadata));
+    }
+  }
+  return found;
 }

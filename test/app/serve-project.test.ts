@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForeignStateError } from '../../src/app/foreign-state.js';
 import { serveProject, type ServedProject } from '../../src/app/serve-project.js';
 import {
@@ -160,6 +160,47 @@ describe('serveProject', () => {
     served = second;
     expect(second.applied).toEqual({ resources: 1, created: 0, updated: 0, removed: 0 });
     expect(await state.list({ namespace: 'default', type: 'VMs.example.org' })).toHaveLength(1);
+  });
+
+  it('destroys the manifests an earlier process removed and left tearing down, once their finalizers are gone', async () => {
+    // A run removed web-2 from its manifests and stopped while a controller held it: the state
+    // keeps it tearing down, and the applied set (written after that apply) no longer names it.
+    const state = createInMemoryState();
+    const gone = { namespace: 'default', type: 'VMs.example.org', id: 'web-2' };
+    const first = await serveProject({ files: [dir], cwd: dir, state });
+    if (!('project' in first)) throw new Error('refused');
+    await state.create(newResource(gone, { cpus: 1 }));
+    await state.addFinalizer(gone, 'example.org/held');
+    await state.teardown(gone);
+    await first.stop();
+    let applied: readonly { namespace: string; type: string; id: string }[] = [
+      { namespace: 'default', type: 'VMs.example.org', id: 'web-1' },
+    ];
+    const second = await serveProject({
+      files: [dir],
+      cwd: dir,
+      state,
+      releaseInterval: 10,
+      appliedSet: {
+        readAppliedSet: () => Promise.resolve([...applied]),
+        writeAppliedSet: (pointers) => {
+          applied = [...pointers];
+          return Promise.resolve();
+        },
+      },
+    });
+    if (!('project' in second)) throw new Error('refused');
+    served = second;
+    await second.elected;
+    // Its controller lets go of it: the new leader destroys it, as the API server would.
+    await state.removeFinalizer(gone, 'example.org/held');
+    await vi.waitFor(
+      async () => {
+        const left = await state.list({ namespace: 'default', type: 'VMs.example.org' });
+        expect(left.map((r) => r.metadata.id)).toEqual(['web-1']);
+      },
+      { timeout: 5_000, interval: 20 },
+    );
   });
 
   it('refuses manifests with errors, starting nothing', async () => {

@@ -128,6 +128,19 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     for (const pointer of applied) this.#adopted.set(pointerKey(pointer), toPointer(pointer));
   }
 
+  /**
+   * Takes on resources of the manifests that an earlier applier tore down and left to destroy
+   * once their finalizers were gone (another process, stopped or killed before that): as for
+   * its own, {@link destroyReleased} destroys them once nothing holds them, unless an apply
+   * gives them again.
+   */
+  adoptReleased(pointers: readonly Pointer[]): void {
+    for (const pointer of pointers) {
+      const key = pointerKey(pointer);
+      if (!this.#applied.has(key)) this.#releasing.set(key, toPointer(pointer));
+    }
+  }
+
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
   async apply(desired: readonly T[]): Promise<ApplyResult> {
     if (this.#appliedOnce !== undefined) {
