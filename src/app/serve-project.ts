@@ -13,7 +13,7 @@ import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectControllerNames } from './project-controller-names.js';
-import { declaredControllers } from './declared-controllers.js';
+import { declaredControllers, declaredControllersKey } from './declared-controllers.js';
 import { followInstanceNamespaces } from './instance-namespaces.js';
 import { isResourceGraphController } from '../controllers/resource-graph.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
@@ -108,10 +108,17 @@ export interface ServedProject {
    * apply nothing: the findings are returned, and what was applied before keeps running. Once
    * the runtime has settled on what was applied, `onSettled` is told what was.
    */
-  reapply(
-    onSettled?: (applied: ApplyCounts) => void,
-  ): Promise<
-    | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
+  reapply(onSettled?: (applied: ApplyCounts) => void): Promise<
+    | {
+        readonly applied: ApplyCounts;
+        readonly skipped: readonly Finding[];
+        /**
+         * The manifests' definitions or declared controllers (a kro RGD, a transform) differ
+         * from those the process started with, and did not since the last reapply that said
+         * so: the running controllers and types stay the started ones until a restart.
+         */
+        readonly definitionsChanged?: true;
+      }
     | { readonly findings: readonly Finding[] }
   >;
   /**
@@ -160,6 +167,12 @@ export async function serveProject(
   // The RGDs' and YAML transforms' controllers run beside the config's, as in `apply`; they are
   // the manifests' of the first load, as the config's code is the one the process started with.
   const declared = declaredControllers(first.registry, first.resources);
+  /** What a restart would load anew: the definitions and the declared controllers' sources. */
+  const definitionsKey = (load: ReadResult): string =>
+    `${JSON.stringify(load.registry.all())}\n${declaredControllersKey(load.registry)}`;
+  const startedKey = definitionsKey(first);
+  /** The definitions last said to differ from the started ones (said once, not each apply). */
+  let saidKey = startedKey;
   const controllerNames = [
     ...(await projectControllerNames(config, options.cwd, options.timeout, options.monitor)),
     ...declared.map((c) => c.name),
@@ -301,6 +314,9 @@ export async function serveProject(
         const load = await read();
         if (hasErrors(load.findings)) return { findings: load.findings };
         const result = await apply(load);
+        const key = definitionsKey(load);
+        const changed = key !== startedKey && key !== saidKey;
+        saidKey = key;
         // An instance in a namespace no instance was in: the RGD controllers read it once the
         // runtime has settled on what was applied.
         void settle().then(
@@ -309,7 +325,7 @@ export async function serveProject(
           },
           () => undefined,
         );
-        return result;
+        return changed ? { ...result, definitionsChanged: true } : result;
       },
       settle,
       stop: async () => {

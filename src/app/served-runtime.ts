@@ -105,7 +105,12 @@ export type ServeStart =
 
 /** What `cosi run --watch` gets of an apply of the files again. */
 export type ReapplyResult =
-  | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
+  | {
+      readonly applied: ApplyCounts;
+      readonly skipped: readonly Finding[];
+      /** The definitions or declared controllers changed: a restart loads them. */
+      readonly definitionsChanged?: true;
+    }
   | { readonly findings: readonly Finding[] };
 
 /** What the metrics read of the runtime when scraped. */

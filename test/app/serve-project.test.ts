@@ -150,6 +150,20 @@ describe('serveProject', () => {
     expect(list.map((r) => r.metadata.id)).toEqual(['web-2']);
   });
 
+  it('says when a reapply finds the definitions changed, which only a restart loads (once per change)', async () => {
+    const s = await serve();
+    await s.elected;
+    await writeFile(path.join(dir, 'vms.yaml'), VMS(4));
+    expect(await s.reapply()).not.toHaveProperty('definitionsChanged');
+    await writeFile(
+      path.join(dir, 'vms.yaml'),
+      VMS(4).replace('displayType: VM,', 'displayType: VirtualMachine,'),
+    );
+    expect(await s.reapply()).toMatchObject({ definitionsChanged: true });
+    // Said once: another apply of the same definitions does not say it again.
+    expect(await s.reapply()).not.toHaveProperty('definitionsChanged');
+  });
+
   it('opens a state that already holds the project without duplicating it', async () => {
     const state = createInMemoryState();
     const first = await serveProject({ files: [dir], cwd: dir, state });

@@ -398,6 +398,11 @@ async function serveUntilEnded(
             `${changed.map((file) => displayPath(io.cwd, file)).join(', ')} changed: the controllers run the code they started with; restart cosi run to load it`,
             { code: 'restart-needed' },
           ),
+        definitionsChanged: () =>
+          log.warn(
+            "the manifests' definitions changed (a CRD, a ResourceDefinition, a kro RGD or a transform): the controllers and types run as they started; restart cosi run to load them",
+            { code: 'restart-needed' },
+          ),
       });
     }
     const why = await ended;

@@ -19,6 +19,11 @@ export interface ReapplyReport {
   failed(error: Error, retryInMs: number): void;
   /** Scripts (the config, code it imports) changed: a running service does not load them again. */
   codeChanged(files: readonly string[]): void;
+  /**
+   * The manifests' definitions or declared controllers (a kro RGD, a transform) changed: the
+   * resources were applied, but the running controllers and types are the started ones.
+   */
+  definitionsChanged?(): void;
 }
 
 /**
@@ -61,7 +66,10 @@ export function reapplyOnChange(
       const result = await served.reapply();
       retryDelay = RETRY_FIRST_MS;
       if ('findings' in result) report.refused(result.findings);
-      else report.applied(result.applied, result.skipped);
+      else {
+        report.applied(result.applied, result.skipped);
+        if (result.definitionsChanged === true) report.definitionsChanged?.();
+      }
     } catch (error) {
       report.failed(toError(error), retryDelay);
       schedule(retryDelay);
