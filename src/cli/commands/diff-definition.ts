@@ -20,7 +20,9 @@ export function defineDiff(): Command {
         'and removed (a resource the last `cosi run` applied from its manifests, which these ' +
         'no longer have: a run prunes it as it starts). Definitions are compared as `cosi run` stores them (created or changed, never ' +
         'removed). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
-        'them. Each change is a unified diff of the YAML between live/ and desired/, as ' +
+        'them; nor are the labels, annotations and Kubernetes status that a controller added ' +
+        'to a manifest\u2019s resource and its manifest never set (an apply keeps them, as ' +
+        '`kubectl apply` does). Each change is a unified diff of the YAML between live/ and desired/, as ' +
         '`kubectl diff` prints it (colored on a terminal); -o json lists {type, id, namespace, ' +
         'action, diff}. COSI_EXTERNAL_DIFF names another diff program (as KUBECTL_EXTERNAL_DIFF: ' +
         '`COSI_EXTERNAL_DIFF="diff -r"`), run on two directories, live and desired. Nothing is ' +
