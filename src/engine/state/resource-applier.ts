@@ -79,6 +79,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   #groups = new Map<string, readonly T[]>();
   /** Torn down, still held by finalizers, by key. */
   readonly #releasing = new Map<string, Pointer>();
+  /**
+   * Released resources that an apply gave again, by key: a resource tearing down cannot come
+   * back (its controllers let go of it), so once destroyed it is created again from this.
+   */
+  readonly #returning = new Map<string, T>();
   /** Applied by an earlier applier (see {@link adopt}), by key: the next apply prunes them. */
   #adopted = new Map<string, Pointer>();
   #compared = 0;
@@ -131,13 +136,16 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   /**
    * Takes on resources of the manifests that an earlier applier tore down and left to destroy
    * once their finalizers were gone (another process, stopped or killed before that): as for
-   * its own, {@link destroyReleased} destroys them once nothing holds them, unless an apply
-   * gives them again.
+   * its own, {@link destroyReleased} destroys them once nothing holds them, and creates again
+   * those the manifests give.
    */
   adoptReleased(pointers: readonly Pointer[]): void {
     for (const pointer of pointers) {
       const key = pointerKey(pointer);
-      if (!this.#applied.has(key)) this.#releasing.set(key, toPointer(pointer));
+      this.#releasing.set(key, toPointer(pointer));
+      // Given again by the manifests: created again once destroyed.
+      const wanted = this.#applied.get(key);
+      if (wanted !== undefined) this.#returning.set(key, wanted);
     }
   }
 
@@ -259,7 +267,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 
   /** Writes one desired resource unless it equals what was applied before. */
   async #applyOne(item: T, before: T | undefined, result: ApplyResult): Promise<void> {
-    this.#releasing.delete(item.key);
+    // Given again while tearing down: it is destroyed all the same, then created again.
+    if (this.#releasing.has(item.key)) this.#returning.set(item.key, item);
     // A load reuses the resources of an unchanged document: the same object is the same content.
     if (before && (before === item || sameContent(before.resource, item.resource))) {
       result.unchanged.push(item.key);
@@ -269,22 +278,37 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   }
 
   /**
-   * Destroys the released resources that no finalizer holds any more.
-   * @returns whether it destroyed any (the controllers then have new events to converge on).
+   * Destroys the released resources that no finalizer holds any more, and creates again those
+   * an apply gave again meanwhile (as `kubectl apply` after the API server deleted them).
+   * @returns whether it destroyed or created any (the controllers then have new events).
    */
   async destroyReleased(): Promise<boolean> {
-    let destroyed = false;
+    let changed = false;
     for (const [key, pointer] of this.#releasing) {
       const current = await this.#find(pointer);
-      if (current === undefined) {
+      if (current !== undefined && current.metadata.phase !== 'tearingDown') {
+        // Created again already (by another process applying the same manifests).
         this.#releasing.delete(key);
-      } else if (isDestroyReady(current)) {
+        this.#returning.delete(key);
+        continue;
+      }
+      if (current !== undefined && !isDestroyReady(current)) continue;
+      if (current !== undefined) {
         await this.#state.destroy(pointer);
-        this.#releasing.delete(key);
-        destroyed = true;
+        changed = true;
+      }
+      this.#releasing.delete(key);
+      const returning = this.#returning.get(key);
+      this.#returning.delete(key);
+      if (returning === undefined) continue;
+      try {
+        await this.#state.create(returning.resource);
+        changed = true;
+      } catch (error) {
+        if (!(isConflict(error) && error.reason === 'exists')) throw error;
       }
     }
-    return destroyed;
+    return changed;
   }
 
   /**
@@ -359,6 +383,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 
   /** Tears down (and destroys, when nothing holds it); whether it was still there. */
   async #release(key: string, resource: Draft): Promise<boolean> {
+    this.#returning.delete(key);
     const pointer = toPointer(resource.metadata);
     try {
       if (await this.#state.teardown(pointer)) await this.#state.destroy(pointer);

@@ -207,7 +207,7 @@ describe('the resource applier', () => {
     expect(await applier.destroyReleased()).toBe(false);
   });
 
-  it('does not destroy a released resource that came back in a later apply', async () => {
+  it('creates again a released resource that came back in a later apply, once it is destroyed (it cannot leave tearingDown)', async () => {
     const state = createInMemoryState();
     const applier = new ResourceApplier(state);
     await applier.apply([keyed('back', 'x')]);
@@ -215,9 +215,31 @@ describe('the resource applier', () => {
     await applier.apply([]);
     const result = await applier.apply([keyed('back', 'x')]);
     expect(result.unchanged).toEqual([pointerKey(Note.pointer('back'))]);
-    await state.removeFinalizer(Note.pointer('back'), 'controller');
+    // Still held: nothing happens yet.
     expect(await applier.destroyReleased()).toBe(false);
-    expect((await state.get(Note.pointer('back'))).metadata.id).toBe('back');
+    expect((await state.get(Note.pointer('back'))).metadata.phase).toBe('tearingDown');
+    await state.removeFinalizer(Note.pointer('back'), 'controller');
+    expect(await applier.destroyReleased()).toBe(true);
+    const back = await state.get(Note.pointer('back'));
+    expect(back.metadata.phase).toBe('running');
+    expect(back.spec).toEqual({ text: 'x' });
+    expect(applier.releasing).toBe(0);
+  });
+
+  it('takes on resources another applier left tearing down: destroys them, and creates again those still wanted', async () => {
+    const state = createInMemoryState();
+    const before = new ResourceApplier(state);
+    await before.apply([keyed('gone', '1'), keyed('kept', '2')]);
+    for (const id of ['gone', 'kept']) await state.addFinalizer(Note.pointer(id), 'controller');
+    await before.apply([]);
+    // A new process: the manifests give `kept` again.
+    const after = new ResourceApplier(state);
+    await after.apply([keyed('kept', '2')]);
+    after.adoptReleased([Note.pointer('gone'), Note.pointer('kept')]);
+    for (const id of ['gone', 'kept']) await state.removeFinalizer(Note.pointer(id), 'controller');
+    expect(await after.destroyReleased()).toBe(true);
+    const left = await state.list(Note.kind());
+    expect(left.map((r) => [r.metadata.id, r.metadata.phase])).toEqual([['kept', 'running']]);
   });
 });
 
