@@ -8,9 +8,14 @@ import { readProjectManifests, type ReadProjectOptions } from './read-project-ma
 import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
 import { definitionResource } from './definition-resource.js';
 import { controllerSpecFields } from './controller-spec-fields.js';
+import {
+  appliedKeys,
+  type AppliedEntry,
+  type LastApplied,
+} from '../engine/state/resource-applier.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
-import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { pointerKey } from '../engine/resource/pointer.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
@@ -26,7 +31,7 @@ export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequire
    * state is: only those are shown removed, as a run prunes only those (none when no set was
    * recorded). Without it, every manifest's resource the manifests do not have.
    */
-  readonly applied?: () => Promise<readonly Pointer[] | undefined>;
+  readonly applied?: () => Promise<readonly AppliedEntry[] | undefined>;
 }
 
 /** A diff: the changes an apply would make, and the manifests' findings (warnings only). */
@@ -60,6 +65,11 @@ export async function diffProject(
   const { resources, definitions } = await takeSnapshot(state);
   const applied = options.applied === undefined ? undefined : await options.applied();
   const removes = options.applied === undefined ? true : new Set((applied ?? []).map(pointerKey));
+  const lastApplied = new Map<string, LastApplied>();
+  for (const entry of applied ?? []) {
+    const keys = appliedKeys(entry);
+    if (keys !== undefined) lastApplied.set(pointerKey(entry), keys);
+  }
   // As `cosi run` stores them; through JSON, as the state keeps them (no undefined fields).
   const desiredDefinitions = read.registry
     .all()
@@ -70,7 +80,11 @@ export async function diffProject(
     ...diffAgainstState(
       read.resources.map((r) => r.resource),
       resources,
-      { removes, keptSpecFields: (type) => controllerSpecFields(read.registry.get(type)) },
+      {
+        removes,
+        keptSpecFields: (type) => controllerSpecFields(read.registry.get(type)),
+        lastApplied: (key) => lastApplied.get(key),
+      },
     ),
   ].sort(compareChanges);
   return {

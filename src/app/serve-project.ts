@@ -5,7 +5,7 @@ import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
-import type { ApplyResult } from '../engine/state/resource-applier.js';
+import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
@@ -67,8 +67,15 @@ export interface ServeProjectOptions extends ConfigLocation, ManifestsRequiremen
 
 /** The set of resources `cosi run` applied last, kept in the state (see `EtcdState`). */
 export interface AppliedSetStore {
-  readAppliedSet(): Promise<readonly Pointer[] | undefined>;
-  writeAppliedSet(pointers: readonly Pointer[]): Promise<void>;
+  /** What the last run applied, with the label and annotation keys of its manifests. */
+  readAppliedSet(): Promise<readonly AppliedEntry[] | undefined>;
+  /** Records what this run applied: pointers, labels and annotations (their keys are kept). */
+  writeAppliedSet(
+    applied: readonly (Pointer & {
+      readonly labels?: Readonly<Record<string, string>>;
+      readonly annotations?: Readonly<Record<string, string>>;
+    })[],
+  ): Promise<void>;
 }
 
 /** What an apply of the manifests did, counted. */

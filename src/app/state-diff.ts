@@ -3,6 +3,7 @@ import { pointerKey } from '../engine/resource/pointer.js';
 import { deepEqual } from '../engine/resource/plain-data.js';
 import type { AnyResource, Resource } from '../engine/resource/resource.js';
 import { applyOver } from '../engine/state/apply-over.js';
+import type { LastApplied } from '../engine/state/resource-applier.js';
 
 /** What applying the manifests would do to one resource of the state. */
 export type DiffAction = 'create' | 'change' | 'remove';
@@ -69,6 +70,11 @@ export function diffAgainstState(
      * kept from the live resource when the manifest lacks them, as `cosi run` keeps them.
      */
     readonly keptSpecFields?: (type: string) => readonly string[];
+    /**
+     * The labels and annotations the last `cosi run` applied from each resource's manifest, by
+     * pointer key (its applied set): those a manifest dropped since are shown removed.
+     */
+    readonly lastApplied?: (key: string) => LastApplied | undefined;
   } = {},
 ): ResourceChange[] {
   const byKey = new Map<string, Resource>();
@@ -84,8 +90,10 @@ export function diffAgainstState(
       continue;
     }
     // What `cosi run` writes over it: labels, annotations and a status a controller added stay.
+    const last = options.lastApplied?.(key);
     const written = applyOver(fieldsOf(current), fieldsOf(resource), {
       keptSpecFields: options.keptSpecFields?.(resource.metadata.type) ?? [],
+      ...(last === undefined ? {} : { lastApplied: { ...last, spec: undefined } }),
     });
     const next = {
       metadata: { ...resource.metadata, labels: written.labels, annotations: written.annotations },

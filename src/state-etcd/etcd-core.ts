@@ -7,6 +7,7 @@ import {
   NotFoundError,
 } from '../engine/errors.js';
 import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import type { AppliedEntry } from '../engine/state/resource-applier.js';
 import { toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
 import { nextGeneration } from '../engine/resource/generation.js';
 import type { StateCore } from '../engine/state/state-core.js';
@@ -49,6 +50,12 @@ import { ReadBatcher } from './read-batcher.js';
 
 /** The key (under the prefix) of the set of resources `cosi run` applied: chunks `.0000`, ... */
 const APPLIED_SET = 'applied-set';
+
+/** What the applied set records of a resource: its pointer, and its manifest's label keys. */
+export interface AppliedMetadata extends Pointer {
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+}
 const APPLIED_CHUNK = /^applied-set\.\d{4}$/;
 const APPLIED_CHUNK_BYTES = 1024 * 1024;
 
@@ -495,7 +502,7 @@ export class EtcdCore implements StateCore {
    * The resources `cosi run` applied from its manifests last (see {@link writeAppliedSet}), or
    * `undefined` when none was recorded here (a state no run of this version applied to).
    */
-  async readAppliedSet(): Promise<Pointer[] | undefined> {
+  async readAppliedSet(): Promise<AppliedEntry[] | undefined> {
     const client = await this.#connect();
     const start = `${this.#layout.root}${APPLIED_SET}.`;
     const response = await this.#kv(client).range({
@@ -508,29 +515,45 @@ export class EtcdCore implements StateCore {
       .filter(({ key }) => APPLIED_CHUNK.test(key.slice(this.#layout.root.length)))
       .sort((a, b) => compareStrings(a.key, b.key));
     if (chunks.length === 0) return undefined;
-    const pointers: Pointer[] = [];
+    const entries: AppliedEntry[] = [];
     for (const { value } of chunks) {
-      for (const [namespace, type, id] of JSON.parse(value) as [string, string, string][]) {
-        pointers.push({ namespace, type, id });
+      // [namespace, type, id], then the keys of the labels and annotations its manifest set
+      // (written since they are kept: an entry of an earlier version has none).
+      const parsed = JSON.parse(value) as [string, string, string, string[]?, string[]?][];
+      for (const [namespace, type, id, labels, annotations] of parsed) {
+        entries.push({
+          namespace,
+          type,
+          id,
+          ...(Array.isArray(labels) ? { labels } : {}),
+          ...(Array.isArray(annotations) ? { annotations } : {}),
+        });
       }
     }
-    return pointers;
+    return entries;
   }
 
   /**
    * Records the resources `cosi run` applied from its manifests (as kubectl's ApplySet keeps the
    * set an apply owns): the next run on this state prunes those its manifests no longer have,
-   * and `cosi diff` shows them as removals. Kept beside the resources under the prefix, in
+   * and `cosi diff` shows them as removals. With each, the keys of the labels and annotations
+   * its manifest set: the next run removes those its manifest dropped and keeps a controller's. Kept beside the resources under the prefix, in
    * chunks of at most 1 MiB (a request's limit is 1.5 MiB); chunks of a larger set before are
    * deleted.
    */
-  async writeAppliedSet(pointers: readonly Pointer[]): Promise<void> {
+  async writeAppliedSet(applied: readonly AppliedMetadata[]): Promise<void> {
     const client = await this.#connect();
     const chunks: string[] = [];
     let chunk: string[] = [];
     let bytes = 0;
-    for (const p of pointers) {
-      const entry = JSON.stringify([p.namespace, p.type, p.id]);
+    for (const p of applied) {
+      const labels = Object.keys(p.labels ?? {});
+      const annotations = Object.keys(p.annotations ?? {});
+      const entry = JSON.stringify(
+        labels.length + annotations.length === 0
+          ? [p.namespace, p.type, p.id]
+          : [p.namespace, p.type, p.id, labels, annotations],
+      );
       if (chunk.length > 0 && bytes + entry.length > APPLIED_CHUNK_BYTES) {
         chunks.push(`[${chunk.join(',')}]`);
         chunk = [];

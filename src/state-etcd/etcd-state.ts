@@ -1,15 +1,17 @@
-import type { Pointer } from '../engine/resource/pointer.js';
 import type { State } from '../engine/state/state.js';
+import type { AppliedEntry } from '../engine/state/resource-applier.js';
 import { CoreState } from '../engine/state/wrap-core.js';
 import type { ConnectionFailure } from './connection-failure.js';
 import {
   EtcdCore,
+  type AppliedMetadata,
   type EtcdFigures,
   type EtcdStateOptions,
   type WatchConnectionChange,
 } from './etcd-core.js';
 
 export {
+  type AppliedMetadata,
   type WatchConnectionChange,
   ETCD_MAX_REQUEST_BYTES,
   LIST_PAGE_SIZE,
@@ -47,10 +49,16 @@ export interface EtcdState extends State {
   probe(timeout: number, timeoutFlag?: string, options?: ProbeOptions): Promise<void>;
   /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
   figures(): EtcdFigures;
-  /** The set of resources `cosi run` applied from its manifests last; `undefined`: none kept. */
-  readAppliedSet(): Promise<Pointer[] | undefined>;
-  /** Records the set of resources `cosi run` applied from its manifests (an ApplySet). */
-  writeAppliedSet(pointers: readonly Pointer[]): Promise<void>;
+  /**
+   * The set of resources `cosi run` applied from its manifests last, with the keys of the labels
+   * and annotations each manifest set (when recorded); `undefined`: none kept.
+   */
+  readAppliedSet(): Promise<AppliedEntry[] | undefined>;
+  /**
+   * Records the set of resources `cosi run` applied from its manifests (an ApplySet), with the
+   * keys of their labels and annotations.
+   */
+  writeAppliedSet(applied: readonly AppliedMetadata[]): Promise<void>;
   /**
    * Tells `listener` when the connection under this state's watches drops (the watches resume
    * by themselves once etcd is back) and when they are all open again; returns how to stop.
@@ -82,12 +90,12 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
     return this.#core.figures();
   }
 
-  readAppliedSet(): Promise<Pointer[] | undefined> {
+  readAppliedSet(): Promise<AppliedEntry[] | undefined> {
     return this.#core.readAppliedSet();
   }
 
-  writeAppliedSet(pointers: readonly Pointer[]): Promise<void> {
-    return this.#core.writeAppliedSet(pointers);
+  writeAppliedSet(applied: readonly AppliedMetadata[]): Promise<void> {
+    return this.#core.writeAppliedSet(applied);
   }
 
   onWatchConnection(listener: (change: WatchConnectionChange) => void): () => void {

@@ -93,6 +93,21 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect((await state.list(LAMPS)).map((r) => r.metadata.id)).toEqual(['porch']);
   });
 
+  it('keeps the applied set with the label and annotation keys of each manifest', async () => {
+    const state = open(freshPrefix());
+    expect(await state.readAppliedSet()).toBeUndefined();
+    await state.writeAppliedSet([
+      { ...lamp('a'), labels: { team: 'x' }, annotations: { note: 'y' } },
+      { ...lamp('b'), labels: {}, annotations: {} },
+      lamp('c'),
+    ]);
+    expect(await state.readAppliedSet()).toEqual([
+      { ...lamp('a'), labels: ['team'], annotations: ['note'] },
+      lamp('b'),
+      lamp('c'),
+    ]);
+  });
+
   it('lists a kind in pages read at one revision, and a kind larger than 4 MB (the gRPC default)', async () => {
     const prefix = freshPrefix();
     const state = open(prefix);

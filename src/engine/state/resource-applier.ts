@@ -10,6 +10,16 @@ export interface KeyedResource {
   readonly resource: Draft;
 }
 
+/**
+ * A resource an earlier apply wrote from its manifest (a run's applied set): its pointer, and
+ * the keys of the labels and annotations that manifest set, when recorded. An apply over it
+ * removes those the manifest no longer has, and keeps the others (a controller's).
+ */
+export interface AppliedEntry extends Pointer {
+  readonly labels?: readonly string[];
+  readonly annotations?: readonly string[];
+}
+
 /** What an apply changed, by key. */
 export interface ApplyResult {
   readonly created: string[];
@@ -85,7 +95,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    */
   readonly #returning = new Map<string, T>();
   /** Applied by an earlier applier (see {@link adopt}), by key: the next apply prunes them. */
-  #adopted = new Map<string, Pointer>();
+  #adopted = new Map<string, AppliedEntry>();
   #compared = 0;
 
   constructor(state: State, options: ResourceApplierOptions<T> = {}) {
@@ -129,8 +139,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    * {@link apply} tears down those of `applied` it is not given, as it does what it applied
    * itself. Their content is not known: those it is given are written as resources found there.
    */
-  adopt(applied: readonly Pointer[]): void {
-    for (const pointer of applied) this.#adopted.set(pointerKey(pointer), toPointer(pointer));
+  adopt(applied: readonly AppliedEntry[]): void {
+    for (const entry of applied) this.#adopted.set(pointerKey(entry), entry);
   }
 
   /**
@@ -177,7 +187,9 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     this.#adopted = new Map();
     for (const [key, pointer] of adopted) {
       if (applied.has(key) || this.#applied.has(key)) continue;
-      if (await this.#release(key, { metadata: pointer } as Draft)) result.tornDown.push(key);
+      if (await this.#release(key, { metadata: toPointer(pointer) } as Draft)) {
+        result.tornDown.push(key);
+      }
     }
     this.#compared = desired.length;
     this.#applied = applied;
@@ -274,7 +286,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       result.unchanged.push(item.key);
       return;
     }
-    result[await this.#write(item.resource, before?.resource)].push(item.key);
+    const last = before?.resource.metadata ?? appliedKeys(this.#adopted.get(item.key));
+    result[await this.#write(item.resource, last, before?.resource.spec)].push(item.key);
   }
 
   /**
@@ -324,7 +337,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    */
   async #write(
     resource: Draft,
-    before: Draft | undefined,
+    before: LastApplied | undefined,
+    beforeSpec: unknown,
   ): Promise<'created' | 'updated' | 'unchanged'> {
     if (before === undefined) {
       try {
@@ -362,9 +376,9 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
               ? {}
               : {
                   lastApplied: {
-                    labels: before.metadata.labels,
-                    annotations: before.metadata.annotations,
-                    spec: before.spec,
+                    labels: before.labels,
+                    annotations: before.annotations,
+                    spec: beforeSpec,
                   },
                 }),
             keptSpecFields: this.#keptSpecFields?.(resource.metadata.type) ?? [],
@@ -403,6 +417,20 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       throw error;
     }
   }
+}
+
+/** The labels and annotations an earlier apply set (only their keys matter). */
+export interface LastApplied {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+/** What an applied-set entry recorded of its apply, when it recorded it. */
+export function appliedKeys(entry: AppliedEntry | undefined): LastApplied | undefined {
+  if (entry?.labels === undefined && entry?.annotations === undefined) return undefined;
+  const record = (keys: readonly string[] | undefined): Record<string, string> =>
+    Object.fromEntries((keys ?? []).map((key) => [key, '']));
+  return { labels: record(entry.labels), annotations: record(entry.annotations) };
 }
 
 function sameContent(a: Draft, b: Draft): boolean {

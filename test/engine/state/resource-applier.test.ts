@@ -313,6 +313,23 @@ describe('the resource applier by groups', () => {
     expect(whole.tornDown).toEqual([]);
   });
 
+  it("a new applier given the label keys an earlier apply set (its applied set) removes those its manifest dropped, and keeps a controller's", async () => {
+    const state = createInMemoryState();
+    await new ResourceApplier(state).apply([keyed('a', '1', { team: 'x', tier: 'web' })]);
+    const stored = toDraft(await state.get(Note.pointer('a')));
+    stored.metadata.labels['controller/owned'] = 'true';
+    await state.update(stored);
+    // The next process: the manifest dropped `tier` while no run was up.
+    const again = new ResourceApplier(state);
+    again.adopt([{ ...Note.pointer('a'), labels: ['team', 'tier'], annotations: [] }]);
+    const result = await again.apply([keyed('a', '1', { team: 'x' })]);
+    expect(result.updated).toEqual([keyed('a', '1').key]);
+    expect((await state.get(Note.pointer('a'))).metadata.labels).toEqual({
+      team: 'x',
+      'controller/owned': 'true',
+    });
+  });
+
   it("keeps what a controller added to a manifest's resource: a new applier over that state writes nothing", async () => {
     // A kro instance: its controller labels it and writes its status into the spec.
     interface InstanceSpec {
