@@ -395,14 +395,20 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return 'updated';
   }
 
-  /** Tears down (and destroys, when nothing holds it); whether it was still there. */
+  /**
+   * Tears down (and destroys, when nothing holds it); whether this removed it: it was there and
+   * not tearing down already.
+   */
   async #release(key: string, resource: Draft): Promise<boolean> {
     this.#returning.delete(key);
     const pointer = toPointer(resource.metadata);
     try {
+      // Torn down already (another process applying the same manifests got there first): it is
+      // still destroyed when ready, but this apply did not remove it.
+      const already = (await this.#find(pointer))?.metadata.phase === 'tearingDown';
       if (await this.#state.teardown(pointer)) await this.#state.destroy(pointer);
       else this.#releasing.set(key, pointer);
-      return true;
+      return !already;
     } catch (error) {
       if (isNotFound(error)) return false;
       throw error;

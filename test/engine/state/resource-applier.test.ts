@@ -183,6 +183,22 @@ describe('the resource applier', () => {
     expect([stored.metadata.version, stored.metadata.finalizers]).toEqual([2, ['SomeController']]);
   });
 
+  it('does not count as removed what another applier of the same manifests tore down first', async () => {
+    const state = createInMemoryState();
+    const one = new ResourceApplier(state);
+    const two = new ResourceApplier(state);
+    await one.apply([keyed('a', '1')]);
+    await two.apply([keyed('a', '1')]);
+    await state.addFinalizer(Note.pointer('a'), 'controller');
+    expect((await one.apply([])).tornDown).toEqual([keyed('a', '1').key]);
+    expect((await two.apply([])).tornDown).toEqual([]);
+    // Both see it destroyed once its finalizer is gone, whichever gets there first.
+    await state.removeFinalizer(Note.pointer('a'), 'controller');
+    expect(await two.destroyReleased()).toBe(true);
+    expect(await one.destroyReleased()).toBe(false);
+    expect(await state.list(Note.kind())).toEqual([]);
+  });
+
   it('destroys a removed resource at once when nothing holds it', async () => {
     const state = createInMemoryState();
     const applier = new ResourceApplier(state);
