@@ -82,6 +82,7 @@ describe("'cosi'", () => {
       'formatPointer',
       'formatResource',
       'formatVersionRef',
+      'generationChanged',
       'getById',
       'getControllerOf',
       'handlerFuncs',
