@@ -288,6 +288,12 @@ export async function serveProject(
     });
     await manager.add({
       start: async () => {
+        // A process that stopped while manifests it removed were tearing down left them to be
+        // destroyed once their finalizers are gone: the leader takes them on (a restart, or a
+        // fail-over to a process that did not apply the removal). Before the controllers start:
+        // one that never yields would keep this lookup, and the lead's announcement after it,
+        // from ever running.
+        if (options.appliedSet !== undefined) await adoptTornDown();
         await registerProjectControllers(
           runtime,
           config,
@@ -297,10 +303,6 @@ export async function serveProject(
           options.monitor,
         );
         if (declared.length > 0) await runtime.register(...declared);
-        // A process that stopped while manifests it removed were tearing down left them to be
-        // destroyed once their finalizers are gone: the leader takes them on (a restart, or a
-        // fail-over to a process that did not apply the removal).
-        if (options.appliedSet !== undefined) await adoptTornDown();
         // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
         // state, as in `apply`: `get --state` prints them as their kind.
         await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
