@@ -881,16 +881,16 @@ function isOwnNested(
   );
 }
 
-/**
- * A resource as CEL sees it: the Kubernetes document, with the metadata the API server would
- * have generated, deterministic so that renders are reproducible: `uid` (from the type,
- * namespace and name), `generation` (the state's) and `resourceVersion` (the resource's version).
- */
 /** What an externalRef reads of a document, as the API server stores the object. */
 function readExternal(node: GraphNode, document: Record<string, unknown>): Record<string, unknown> {
   return node.read === undefined ? document : node.read(deepClone(document));
 }
 
+/**
+ * A resource as CEL sees it: the Kubernetes document, with the metadata the API server would
+ * have generated, deterministic so that renders are reproducible: `uid` (from the type,
+ * namespace and name), `generation` (the state's) and `resourceVersion` (the resource's version).
+ */
 function documentOf(
   resource: Resource<Spec>,
   namespaced: boolean,
