@@ -3,7 +3,7 @@ import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
-import { toPointer, type Pointer } from '../engine/resource/pointer.js';
+import { formatPointer, toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -22,6 +22,7 @@ import { ProjectSession } from './project-session.js';
 import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
+import { findUndeclaredOutputs, type UndeclaredOutput } from './undeclared-outputs.js';
 
 /** What serving a project takes. */
 export interface ServeProjectOptions extends ConfigLocation, ManifestsRequirement {
@@ -260,6 +261,36 @@ export async function serveProject(
     }
   };
 
+  /**
+   * Destroys what the controllers own but no longer declare as outputs (see
+   * findUndeclaredOutputs), as kro prunes the kinds its graph no longer renders: each is torn
+   * down and destroyed once its finalizers are gone.
+   */
+  const destroyUndeclaredOutputs = async (): Promise<void> => {
+    let found: UndeclaredOutput[];
+    try {
+      found = await findUndeclaredOutputs(project.state, runtime.dependencyGraph());
+    } catch (error) {
+      if (!stopped) {
+        runtime.logger.warn(
+          `could not look for resources the controllers no longer declare: ${toError(error).message}`,
+        );
+      }
+      return;
+    }
+    for (const { pointer, owner } of found) {
+      runtime.logger.info(`destroying a resource its controller no longer declares as an output`, {
+        controller: owner,
+        resource: formatPointer(pointer),
+      });
+      project.state.teardownAndDestroy(pointer, { owner }).catch((error: unknown) => {
+        if (!stopped && !isNotFound(error) && !isConflict(error)) {
+          runtime.logger.error(toError(error).message);
+        }
+      });
+    }
+  };
+
   const graphs = declared.filter(isResourceGraphController);
   /** Settles, following the RGD controllers' instances into new namespaces (leader only). */
   const settle = async (): Promise<void> => {
@@ -306,6 +337,8 @@ export async function serveProject(
         // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
         // state, as in `apply`: `get --state` prints them as their kind.
         await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
+        // In the background: a controller that never yields must not hold up the lead.
+        void destroyUndeclaredOutputs();
       },
     });
     await manager.start();

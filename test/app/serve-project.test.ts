@@ -217,6 +217,57 @@ describe('serveProject', () => {
     );
   });
 
+  it('destroys what a controller owns but no longer declares as an output, once its finalizers are gone', async () => {
+    // An earlier version of Writer wrote VMs (as an RGD rendered an Ingress before an edit
+    // dropped it); today's declares only Tags, so it can never reach them again.
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      `export default { controllers: [{
+        name: 'Writer',
+        inputs: [],
+        outputs: [{ type: 'Tags.example.org', kind: 'exclusive' }],
+        run: (rt, signal) => new Promise((resolve) => signal.addEventListener('abort', resolve)),
+      }] };\n`,
+    );
+    await writeFile(
+      path.join(dir, 'tags.yaml'),
+      'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: tags.example.org }\n' +
+        'spec: { type: Tags.example.org, displayType: Tag, defaultNamespace: default }\n',
+    );
+    const state = createInMemoryState();
+    const vm = (id: string) => ({ namespace: 'default', type: 'VMs.example.org', id });
+    await state.create(newResource(vm('old-free'), { cpus: 1 }), { owner: 'Writer' });
+    await state.create(newResource(vm('old-held'), { cpus: 1 }), { owner: 'Writer' });
+    await state.addFinalizer(vm('old-held'), 'example.org/held');
+    // Owned by a controller this project does not register: not this process's to judge.
+    await state.create(newResource(vm('elsewhere'), { cpus: 1 }), { owner: 'Elsewhere' });
+    const logs: string[] = [];
+    const result = await serveProject({
+      files: [dir],
+      cwd: dir,
+      state,
+      onLog: (record) => logs.push(`${record.message} ${JSON.stringify(record.fields)}`),
+    });
+    if (!('project' in result)) throw new Error(JSON.stringify(result.findings));
+    served = result;
+    await result.elected;
+    const ids = async (): Promise<string[]> =>
+      (await state.list({ namespace: 'default', type: 'VMs.example.org' })).map(
+        (r) => r.metadata.id,
+      );
+    await vi.waitFor(async () => expect(await ids()).toEqual(['elsewhere', 'old-held', 'web-1']), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect((await state.get(vm('old-held'))).metadata.phase).toBe('tearingDown');
+    await state.removeFinalizer(vm('old-held'), 'example.org/held');
+    await vi.waitFor(async () => expect(await ids()).toEqual(['elsewhere', 'web-1']), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect(logs.join('\n')).toContain('no longer declares as an output');
+  });
+
   it('refuses manifests with errors, starting nothing', async () => {
     await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');
     const result = await serveProject({ files: [dir], cwd: dir, state: createInMemoryState() });
