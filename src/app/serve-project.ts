@@ -279,9 +279,11 @@ export async function serveProject(
       return;
     }
     for (const { pointer, owner } of found) {
-      runtime.logger.info(`destroying a resource its controller no longer declares as an output`, {
+      // A warning: shown without --verbose, as `kubectl apply --prune` says what it pruned.
+      runtime.logger.warn('destroying a resource its controller no longer declares as an output', {
         controller: owner,
         resource: formatPointer(pointer),
+        code: 'undeclared-output',
       });
       project.state.teardownAndDestroy(pointer, { owner }).catch((error: unknown) => {
         if (!stopped && !isNotFound(error) && !isConflict(error)) {

@@ -246,7 +246,8 @@ describe('serveProject', () => {
       files: [dir],
       cwd: dir,
       state,
-      onLog: (record) => logs.push(`${record.message} ${JSON.stringify(record.fields)}`),
+      onLog: (record) =>
+        logs.push(`${record.level} ${record.message} ${JSON.stringify(record.fields)}`),
     });
     if (!('project' in result)) throw new Error(JSON.stringify(result.findings));
     served = result;
@@ -265,7 +266,14 @@ describe('serveProject', () => {
       timeout: 5_000,
       interval: 20,
     });
-    expect(logs.join('\n')).toContain('no longer declares as an output');
+    expect(logs).toContain(
+      'warn destroying a resource its controller no longer declares as an output ' +
+        JSON.stringify({
+          controller: 'Writer',
+          resource: 'VMs.example.org(default/old-free)',
+          code: 'undeclared-output',
+        }),
+    );
   });
 
   it('refuses manifests with errors, starting nothing', async () => {
