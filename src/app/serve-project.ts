@@ -3,8 +3,7 @@ import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
-import { formatPointer, toPointer, type Pointer } from '../engine/resource/pointer.js';
-import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
+import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
 import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -22,7 +21,12 @@ import { ProjectSession } from './project-session.js';
 import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
-import { findUndeclaredOutputs, type UndeclaredOutput } from './undeclared-outputs.js';
+import {
+  scanForLeader,
+  undeclaredOutputs,
+  type LeaderScan,
+  type OwnedResource,
+} from './leader-scan.js';
 
 /** What serving a project takes. */
 export interface ServeProjectOptions extends ConfigLocation, ManifestsRequirement {
@@ -249,36 +253,34 @@ export async function serveProject(
     }
   };
 
-  /** Takes on the manifests' resources left tearing down in the state (see the leader's start). */
-  const adoptTornDown = async (): Promise<void> => {
+  /**
+   * What the leader takes on, read from the state as it takes the lead: the manifests' resources
+   * left tearing down, destroyed once free (with an applied set: a state shared between runs),
+   * and what the controllers own; undefined when the state could not be read.
+   */
+  const scanAsLeader = async (): Promise<LeaderScan | undefined> => {
     try {
-      applier.adoptReleased(await tornDownManifests(project.state));
-      scheduleReleases();
+      const scan = await scanForLeader(project.state);
+      if (options.appliedSet !== undefined) {
+        applier.adoptReleased(scan.tornDownManifests);
+        scheduleReleases();
+      }
+      return scan;
     } catch (error) {
       runtime.logger.warn(
-        `could not look for removed manifests left tearing down: ${toError(error).message}`,
+        `could not look for what an earlier run left to clean up: ${toError(error).message}`,
       );
+      return undefined;
     }
   };
 
   /**
-   * Destroys what the controllers own but no longer declare as outputs (see
-   * findUndeclaredOutputs), as kro prunes the kinds its graph no longer renders: each is torn
-   * down and destroyed once its finalizers are gone.
+   * Destroys those of `owned` the controllers no longer declare as outputs (see
+   * undeclaredOutputs), as kro prunes the kinds its graph no longer renders: each is torn down
+   * and destroyed once its finalizers are gone.
    */
-  const destroyUndeclaredOutputs = async (): Promise<void> => {
-    let found: UndeclaredOutput[];
-    try {
-      found = await findUndeclaredOutputs(project.state, runtime.dependencyGraph());
-    } catch (error) {
-      if (!stopped) {
-        runtime.logger.warn(
-          `could not look for resources the controllers no longer declare: ${toError(error).message}`,
-        );
-      }
-      return;
-    }
-    for (const { pointer, owner } of found) {
+  const destroyUndeclaredOutputs = (owned: readonly OwnedResource[]): void => {
+    for (const { pointer, owner } of undeclaredOutputs(owned, runtime.dependencyGraph())) {
       // A warning: shown without --verbose, as `kubectl apply --prune` says what it pruned.
       runtime.logger.warn('destroying a resource its controller no longer declares as an output', {
         controller: owner,
@@ -323,10 +325,10 @@ export async function serveProject(
       start: async () => {
         // A process that stopped while manifests it removed were tearing down left them to be
         // destroyed once their finalizers are gone: the leader takes them on (a restart, or a
-        // fail-over to a process that did not apply the removal). Before the controllers start:
-        // one that never yields would keep this lookup, and the lead's announcement after it,
-        // from ever running.
-        if (options.appliedSet !== undefined) await adoptTornDown();
+        // fail-over to a process that did not apply the removal). Read before the controllers
+        // start: one that never yields would keep this read, and the lead's announcement after
+        // it, from ever running.
+        const scan = await scanAsLeader();
         await registerProjectControllers(
           runtime,
           config,
@@ -339,8 +341,8 @@ export async function serveProject(
         // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
         // state, as in `apply`: `get --state` prints them as their kind.
         await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
-        // In the background: a controller that never yields must not hold up the lead.
-        void destroyUndeclaredOutputs();
+        // Once the controllers are registered: their declarations say what is undeclared.
+        if (scan !== undefined) destroyUndeclaredOutputs(scan.owned);
       },
     });
     await manager.start();
@@ -428,16 +430,4 @@ function counts(resources: number, result: ApplyResult): ApplyCounts {
     updated: result.updated.length,
     removed: result.tornDown.length,
   };
-}
-
-/** The users' resources (no owner) of `state` that are tearing down. */
-async function tornDownManifests(state: State): Promise<Pointer[]> {
-  const found: Pointer[] = [];
-  for (const kind of await state.kinds()) {
-    if (kind.type === RESOURCE_DEFINITION_TYPE) continue;
-    for (const resource of await state.list(kind, { owner: '' })) {
-      if (resource.metadata.phase === 'tearingDown') found.push(toPointer(resource.metadata));
-    }
-  }
-  return found;
 }
