@@ -2,6 +2,8 @@ import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { ExplainIndex, type ExplainSource } from './explain-source.js';
 import { blameFields, historyOf, type FieldBlame, type VersionEntry } from './history.js';
+import { reconcileFailures, type ReconcileFailure } from './reconcile-failures.js';
+import { resourceStatusOf, type ResourceStatus } from './resource-status.js';
 import { traceBack, traceForward, type LineageNode } from './lineage.js';
 import { DEFAULT_LINEAGE_DEPTH } from './lineage-depth.js';
 import { whyNot, type WhyNotWriter } from './why-not.js';
@@ -27,6 +29,10 @@ export interface Explanation {
   readonly clusterScoped?: true;
   /** The resource at the end of the run; absent when it does not exist. */
   readonly resource?: Resource;
+  /** Its `status.state` and `status.conditions`, when it has them: is it ready, and if not, why. */
+  readonly status?: ResourceStatus;
+  /** Each controller whose reconciles of it (as their item) failed, with the last error. */
+  readonly failures: readonly ReconcileFailure[];
   /** Where its last version came from, back to the manifests; absent if never seen. */
   readonly lineage?: LineageNode;
   /** With `reverse`: what it feeds. */
@@ -60,6 +66,7 @@ export function explainResource(
   const resource = index.resource(pointer);
   const history = historyOf(index, pointer);
   const lastVersion = resource?.metadata.version ?? history.at(-1)?.version;
+  const status = resource ? resourceStatusOf(resource) : undefined;
   const oscillating =
     source.report?.converged === false &&
     source.report.oscillating.some((o) => pointerKey(o.pointer) === pointerKey(pointer));
@@ -67,6 +74,8 @@ export function explainResource(
     pointer,
     ...(source.isClusterScoped?.(pointer.type) === true ? { clusterScoped: true } : {}),
     ...(resource ? { resource } : {}),
+    ...(status ? { status } : {}),
+    failures: reconcileFailures(index, pointer),
     ...(lastVersion !== undefined && lastVersion > 0
       ? { lineage: traceBack(index, { ...pointerOnly(pointer), version: lastVersion }, depth) }
       : {}),

@@ -15,8 +15,9 @@ export function defineExplain(): Command {
     )
     .description(
       'Runs the project like `cosi apply`, recording every reconcile (what triggered it, what ' +
-        'it read and wrote at which versions, how it ended), then explains one resource: who ' +
-        'wrote it and from which inputs at which versions, back to the manifests with their ' +
+        'it read and wrote at which versions, how it ended), then explains one resource: its ' +
+        'status (a kro state, its conditions as kubectl describe lists them) and the ' +
+        'reconciles of it that failed, with the last error; who wrote it and from which inputs at which versions, back to the manifests with their ' +
         'file:line:col, as a tree whose edges say why they exist (strong, weak, primary or ' +
         'mapped input, owner reference, finalizer); the history of its versions; for each ' +
         'field the write that set it last; and, when the run did not converge and it kept ' +

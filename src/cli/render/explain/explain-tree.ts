@@ -3,6 +3,7 @@ import type { FieldBlame, VersionEntry } from '../../../app/explain/history.js';
 import type { LineageNode, VersionOrigin } from '../../../app/explain/lineage.js';
 import type { WhyNotWriter } from '../../../app/explain/why-not.js';
 import type { CycleStep } from '../../../app/explain/write-cycle.js';
+import { failureLines, statusLines } from './explain-status.js';
 import { pointerText, versionRefText } from '../scoped-pointer.js';
 import { formatVersionRef } from '../../../engine/record/run-record.js';
 
@@ -10,7 +11,8 @@ import { formatVersionRef } from '../../../engine/record/run-record.js';
 const HISTORY_SHOWN = 10;
 
 /**
- * `cosi explain -o tree`: the resource, its lineage as a tree whose edges say why they exist
+ * `cosi explain -o tree`: the resource, its status and conditions, the reconciles of it that
+ * failed, its lineage as a tree whose edges say why they exist
  * (the input kind, an owner reference, a finalizer), what it feeds (`--reverse`), its versions,
  * who set each field, the cycle of writes of a resource that kept changing, and, for a resource
  * that is not there, what stopped each controller that could write it.
@@ -27,6 +29,8 @@ export function renderExplainTree(explanation: Explanation): string {
   if (explanation.truncated) {
     lines.push('note: history truncated: the record dropped its oldest reconciles');
   }
+  if (explanation.status) lines.push('', ...statusLines(explanation.status));
+  if (explanation.failures.length > 0) lines.push('', ...failureLines(explanation.failures));
   if (explanation.lineage) {
     lines.push('', resource ? 'lineage (where it came from)' : 'lineage of its last version');
     lines.push(...lineageLines(explanation.lineage));
