@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { RunRecord } from '../engine/record/run-record.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 
 /** `--trace FILE`, as `apply`, `check` and `watch` take it. */
 export interface TraceFlags {
@@ -22,12 +23,24 @@ export function addTraceOption(command: Command): Command {
 export async function writeTraceFile(
   file: string,
   record: RunRecord,
-  options: { readonly cwd: string; readonly stable?: boolean },
+  options: {
+    readonly cwd: string;
+    readonly stable?: boolean;
+    /** The project's types, so that a Kubernetes object's fields are named as its document's. */
+    readonly registry?: DefinitionRegistry;
+  },
 ): Promise<void> {
   const [{ toChromeTrace }, { writeOutputFile }] = await Promise.all([
     import('./render/trace/chrome-trace.js'),
     import('./output-file.js'),
   ]);
-  const trace = toChromeTrace(record, { stable: options.stable === true });
+  const { registry } = options;
+  const trace = toChromeTrace(record, {
+
+    stable: options.stable === true,
+    ...(registry
+      ? { isKubernetesType: (type: string) => registry.get(type)?.kubernetes !== undefined }
+      : {}),
+  });
   await writeOutputFile(path.resolve(options.cwd, file), `${JSON.stringify(trace)}\n`, file);
 }

@@ -132,4 +132,20 @@ describe('--trace', () => {
     interrupt?.();
     expect(await running).toBe(0);
   });
+  it.each(['apply', 'check'])(
+    "%s names a Kubernetes object's written fields as its document does, as explain does",
+    async (command) => {
+      const { trace } = await traceOf([command, '-f', 'fixtures/kro-webapp', '--stable']);
+      const writes = slices(trace).flatMap(
+        (s) => (s.args?.['writes'] ?? []) as { resource: string; fields: string[] }[],
+      );
+      const deployment = writes.find((w) => w.resource === 'Deployments.apps(default/shop)@1');
+      expect(deployment?.fields).toContain('/spec/replicas');
+      expect(deployment?.fields).toContain('/metadata/labels/app');
+      const status = writes.find((w) => w.resource === 'WebApps.kro.run(default/shop)@3');
+      expect(status?.fields).toContain('/status/conditions');
+      for (const w of writes)
+        expect(w.fields.filter((f) => /^\/spec\/(spec|status)\//.test(f))).toEqual([]);
+    },
+  );
 });

@@ -90,8 +90,12 @@ export async function renderApply(
       },
     ),
   );
-  const record = result.run.outcome?.project.record;
-  if (flags.trace !== undefined && record) {
-    await writeTraceFile(flags.trace, record, { cwd: io.cwd, stable: flags.stable === true });
+  const project = result.run.outcome?.project;
+  if (flags.trace !== undefined && project?.record) {
+    await writeTraceFile(flags.trace, project.record, {
+      cwd: io.cwd,
+      stable: flags.stable === true,
+      registry: project.registry,
+    });
   }
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { defineCheck, CHECK_FORMATS } from './check-definition.js';
 import type { RunProjectOptions } from '../../app/run-project.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import { checkProject, type CheckedProject } from '../../app/check/check-project.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import type { ReportFlags } from '../report-option.js';
@@ -56,6 +57,8 @@ export interface CheckCommandResult {
   readonly setup?: string;
   /** The run's record, for `--trace`. */
   readonly record?: RunRecord;
+  /** The project's types, for `--trace` to name a Kubernetes object's fields as its document's. */
+  readonly registry?: DefinitionRegistry;
   /** With `--report`: what the HTML report shows. */
   readonly report?: ReportData;
   /** The project's config file, when one was loaded: where CI annotates a finding of no file. */
@@ -166,7 +169,7 @@ export async function check(
     result: {
       check: result,
       ...(run.config ? { config: run.config.file } : {}),
-      ...(record ? { record } : {}),
+      ...(record ? { record, registry: run.outcome.project.registry } : {}),
       ...(reportData ? { report: reportData } : {}),
     },
   };
@@ -290,6 +293,7 @@ export async function renderCheck(
     await writeTraceFile(flags.trace, result.record, {
       cwd: io.cwd,
       stable: flags.stable === true,
+      ...(result.registry ? { registry: result.registry } : {}),
     });
   }
   if (flags.report !== undefined && result.report) {

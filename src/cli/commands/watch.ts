@@ -115,11 +115,12 @@ export async function watch(
   let unknownType: string | undefined;
   const show = (round: WatchRound): void => {
     const recorded = round.project?.record;
+    const registry = round.project?.registry;
     if (flags.trace !== undefined && recorded) {
       const file = flags.trace;
       // One write at a time, each the whole session so far.
       traced = traced
-        .then(() => writeTraceFile(file, recorded, { cwd: io.cwd, stable }))
+        .then(() => writeTraceFile(file, recorded, { cwd: io.cwd, stable, registry }))
         .catch((error: unknown) => {
           io.stderr.write(
             `cosi: --trace: ${error instanceof Error ? error.message : String(error)}\n`,

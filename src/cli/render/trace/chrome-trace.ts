@@ -1,4 +1,5 @@
 import { compareStrings } from '../../../engine/compare-strings.js';
+import { kubernetesFieldPointer } from '../../../loaders/kubernetes/kubernetes-field-pointer.js';
 import { formatPointer } from '../../../engine/resource/pointer.js';
 import {
   formatVersionRef,
@@ -36,6 +37,12 @@ export interface ChromeTraceOptions {
    * them.
    */
   readonly stable?: boolean;
+  /**
+   * Whether a type's resources are Kubernetes objects: the fields their writes changed are named
+   * as the object's document has them (`/spec/replicas`, `/status/conditions`, `/data/a`), as
+   * `cosi explain` names them, not by cosi's `{ metadata, spec }` holder (`/spec/spec/replicas`).
+   */
+  readonly isKubernetesType?: (type: string) => boolean;
 }
 
 const PID = 1;
@@ -56,6 +63,15 @@ export function toChromeTrace(record: RunRecord, options: ChromeTraceOptions = {
   const end = (r: RecordedReconcile): number =>
     Math.max(start(r), wall ? Math.round(((r.wallEnd ?? 0) - origin) * 1000) : r.endTick * TICK_US);
 
+  const kubernetes = new Map<string, boolean>();
+  const documentFields = (type: string, fields: readonly string[]): readonly string[] => {
+    let isKubernetes = kubernetes.get(type);
+    if (isKubernetes === undefined) {
+      isKubernetes = options.isKubernetesType?.(type) === true;
+      kubernetes.set(type, isKubernetes);
+    }
+    return isKubernetes ? fields.map(kubernetesFieldPointer) : fields;
+  };
   const tids = assignTracks(reconciles, start, end);
   const events: TraceEvent[] = [
     { name: 'process_name', ph: 'M', pid: PID, args: { name: 'cosi run' } },
@@ -81,7 +97,7 @@ export function toChromeTrace(record: RunRecord, options: ChromeTraceOptions = {
         writes: r.writes.map((w) => ({
           resource: formatVersionRef(w),
           op: w.op,
-          fields: w.fields,
+          fields: documentFields(w.type, w.fields),
         })),
         ...(r.mapped ? { mapped: r.mapped.map(formatPointer) } : {}),
       },
