@@ -2,6 +2,7 @@ import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { ExplainIndex, type ExplainSource } from './explain-source.js';
 import { blameFields, historyOf, type FieldBlame, type VersionEntry } from './history.js';
+import { renderedBy, type RenderedBy } from './rendered-by.js';
 import { reconcileFailures, type ReconcileFailure } from './reconcile-failures.js';
 import { resourceStatusOf, type ResourceStatus } from './resource-status.js';
 import { traceBack, traceForward, type LineageNode } from './lineage.js';
@@ -29,6 +30,8 @@ export interface Explanation {
   readonly clusterScoped?: true;
   /** The resource at the end of the run; absent when it does not exist. */
   readonly resource?: Resource;
+  /** A kro RGD's output: the RGD and its resource (id, template line) that rendered it. */
+  readonly renderedBy?: RenderedBy;
   /** Its `status.state` and `status.conditions`, when it has them: is it ready, and if not, why. */
   readonly status?: ResourceStatus;
   /** Each controller whose reconciles of it (as their item) failed, with the last error. */
@@ -67,6 +70,7 @@ export function explainResource(
   const history = historyOf(index, pointer);
   const lastVersion = resource?.metadata.version ?? history.at(-1)?.version;
   const status = resource ? resourceStatusOf(resource) : undefined;
+  const rendered = resource ? renderedBy(index, resource, history) : undefined;
   const oscillating =
     source.report?.converged === false &&
     source.report.oscillating.some((o) => pointerKey(o.pointer) === pointerKey(pointer));
@@ -74,6 +78,7 @@ export function explainResource(
     pointer,
     ...(source.isClusterScoped?.(pointer.type) === true ? { clusterScoped: true } : {}),
     ...(resource ? { resource } : {}),
+    ...(rendered ? { renderedBy: rendered } : {}),
     ...(status ? { status } : {}),
     failures: reconcileFailures(index, pointer),
     ...(lastVersion !== undefined && lastVersion > 0

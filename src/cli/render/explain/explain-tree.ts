@@ -26,6 +26,13 @@ export function renderExplainTree(explanation: Explanation): string {
       ? `${versionRefText({ ...scoped, version: resource.metadata.version })}  owner: ${ownerText(explanation)}  phase: ${resource.metadata.phase}`
       : `${pointerText(scoped)}  does not exist`,
   );
+  const rendered = explanation.renderedBy;
+  if (rendered) {
+    const template = rendered.template === undefined ? '' : `, template ${rendered.template}`;
+    lines.push(
+      `rendered from: ResourceGraphDefinition ${rendered.graph}, resource ${rendered.resource}${template}`,
+    );
+  }
   if (explanation.truncated) {
     lines.push('note: history truncated: the record dropped its oldest reconciles');
   }
