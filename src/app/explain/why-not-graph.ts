@@ -118,20 +118,21 @@ function whyNotRendered(
   const wait = waits.find((w) => w.startsWith(`${node.id}: `));
   if (wait !== undefined) {
     return {
-      text: `resource ${node.id} waits: ${wait.slice(node.id.length + 2)}`,
+      text: `resource ${node.id} waits: ${locateReadyWhen(node, wait.slice(node.id.length + 2))}`,
       reason: 'waiting',
     };
   }
   for (const id of node.dependencies) {
     // Rendered, but not ready (its readyWhen waits): what depends on it waits too.
     const dependencyWait = waits.find((w) => w.startsWith(`${id}: `));
+    const dependency = graph.nodes.find((n) => n.id === id);
     if (dependencyWait !== undefined && rendered.has(id)) {
+      const why = dependencyWait.slice(id.length + 2);
       return {
-        text: `resource ${node.id} depends on ${id}, which is not ready: ${dependencyWait.slice(id.length + 2)}`,
+        text: `resource ${node.id} depends on ${id}, which is not ready: ${dependency ? locateReadyWhen(dependency, why) : why}`,
         reason: 'waiting',
       };
     }
-    const dependency = graph.nodes.find((n) => n.id === id);
     if (dependency === undefined || seen.has(id) || rendered.has(id)) continue;
     if (dependency.external === true) continue;
     const cause = whyNotRendered(graph, dependency, rendered, waits, seen);
@@ -152,6 +153,26 @@ function whyNotRendered(
     text: `resource ${node.id} was not rendered${external === undefined ? '' : `: ${external}`}`,
     reason: external === undefined ? 'not-run' : 'waiting',
   };
+}
+
+/**
+ * What the instance's condition says a resource waits on, with its `readyWhen` expressions'
+ * `file:line:col` (as a left-out resource's `includeWhen` has them): `readyWhen ${a} (rgd.yaml:27:9)
+ * (no such key: status)`, `readyWhen ${a} (rgd.yaml:27:9) is false`.
+ */
+function locateReadyWhen(node: GraphNode, why: string): string {
+  if (!why.startsWith('readyWhen ') || node.readyWhen.length === 0) return why;
+  let located = why;
+  for (const expression of node.readyWhen) {
+    const written = `\${${expression.source}}`;
+    const at = located.indexOf(written);
+    if (at < 0) continue;
+    const end = at + written.length;
+    located = `${located.slice(0, end)} (${expression.location})${located.slice(end)}`;
+  }
+  if (located !== why || why !== 'readyWhen is false') return located;
+  const conditions = node.readyWhen.map((e) => `\${${e.source}} (${e.location})`).join(', ');
+  return `readyWhen ${conditions} is false`;
 }
 
 /** The resources each of the graph's resources rendered for the instance, by resource id. */
