@@ -163,6 +163,36 @@ describe('cosi explain', () => {
     expect(stderr).toContain('does not exist: add --why-not');
   });
 
+  it('finds a resource in the one namespace that has it when no -n is given, as get does', async () => {
+    const { code, stdout } = await cli([
+      'explain',
+      'deployment/tenant001-deployment',
+      '-f',
+      'fixtures/kro-examples/saas-multi-tenant',
+      '--stable',
+      '-q',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(
+      /^Deployments\.apps\(tenant001\/tenant001-deployment\)@1 {2}owner: ResourceGraph\(tenantapplication\.kro\.run\)/,
+    );
+  });
+
+  it.each([
+    [
+      ['deployment/shop', '-n', 'prod'],
+      'cosi: Deployments.apps(prod/shop) does not exist (there is one in namespace default: -n default): add --why-not',
+    ],
+    [
+      ['deployment/shopp'],
+      'cosi: Deployments.apps(default/shopp) does not exist (did you mean "shop"?): add --why-not',
+    ],
+  ])('says where a missing resource may be: %j', async (args, expected) => {
+    const { code, stderr } = await cli(['explain', ...args, '-f', 'fixtures/kro-webapp', '-q']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(expected);
+  });
+
   describe('--why-not, one missing output per reason', () => {
     it.each([
       [

@@ -34,7 +34,10 @@ export function defineExplain(): Command {
     .argument('[id]', 'resource id');
   addProjectOptions(command)
     .addOption(outputOption([...EXPLAIN_FORMATS, 'yaml (a field)'], 'tree'))
-    .option('-n, --namespace <namespace>', "namespace (default: the type's default namespace)")
+    .option(
+      '-n, --namespace <namespace>',
+      "namespace (default: the type's default namespace, or else the one namespace that has the id)",
+    )
     .option(
       '--depth <n>',
       `hops of the lineage tree (default: ${DEFAULT_LINEAGE_DEPTH}, at most ${MAX_LINEAGE_DEPTH})`,

@@ -15,7 +15,12 @@ import { FIELD_FORMATS, renderField, type FieldDocument } from '../render/explai
 import { createColors, renderFindings } from '../render/report.js';
 import { typeErrorMessage } from '../../app/resource-query.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
-import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
+import { formatPointer, samePointer, type Pointer } from '../../engine/resource/pointer.js';
+import {
+  elsewhereText,
+  resourceElsewhere,
+  type ResourceElsewhere,
+} from '../../app/explain/resource-elsewhere.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -54,7 +59,12 @@ export const explainCommand: CliCommand<[string, string | undefined, ExplainFlag
 export type ExplainResult =
   | {
       readonly kind: 'resource';
-      readonly run: ReportedRun<{ readonly pointer: Pointer; readonly explanation: Explanation }>;
+      readonly run: ReportedRun<{
+        readonly pointer: Pointer;
+        readonly explanation: Explanation;
+        /** When it is not there: the namespaces that have its id, or the nearest id. */
+        readonly elsewhere?: ResourceElsewhere;
+      }>;
     }
   | {
       readonly kind: 'field';
@@ -84,7 +94,19 @@ export async function explain(
     (outcome, projectRun) => {
       const source = explainSourceOf(outcome, projectRun.manifests.resources);
       if (!source) throw new Error('explain: the run was not recorded');
-      const pointer = resolvePointer(outcome, type, id, flags.namespace);
+      let pointer = resolvePointer(outcome, type, id, flags.namespace);
+      let elsewhere: ResourceElsewhere | undefined;
+      if (!source.resources.some((r) => samePointer(r.metadata, pointer))) {
+        elsewhere = resourceElsewhere(source.resources, pointer);
+        // As `cosi get` without -n finds it in any namespace: the one namespace that has it.
+        const [only] = elsewhere.namespaces;
+        if (flags.namespace === undefined && flags.whyNot !== true && only !== undefined) {
+          if (elsewhere.namespaces.length === 1) {
+            pointer = { ...pointer, namespace: only };
+            elsewhere = undefined;
+          }
+        }
+      }
       const explanation = explainResource(source, pointer, {
         ...(depth === undefined ? {} : { depth }),
         ...(flags.reverse === true ? { reverse: true } : {}),
@@ -97,7 +119,7 @@ export async function explain(
           EXIT.usage,
         );
       }
-      return { pointer, explanation };
+      return { pointer, explanation, ...(elsewhere ? { elsewhere } : {}) };
     },
     { record: true },
   );
@@ -126,10 +148,11 @@ export function renderExplain(
     return;
   }
   const format = parseFormat(flags.output, EXPLAIN_FORMATS);
-  renderReportedRun(io, result.run, flags, ({ pointer, explanation }) => {
+  renderReportedRun(io, result.run, flags, ({ pointer, explanation, elsewhere }) => {
     if (!explanation.resource && flags.whyNot !== true) {
+      const hint = elsewhere ? elsewhereText(elsewhere) : '';
       io.stderr.write(
-        `cosi: ${formatPointer(pointer)} does not exist: add --why-not to see what stopped its writers\n`,
+        `cosi: ${formatPointer(pointer)} does not exist${hint}: add --why-not to see what stopped its writers\n`,
       );
       return;
     }
