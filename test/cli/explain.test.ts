@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cli, REPO } from './run-cli.js';
 
 const WHY_NOT = 'fixtures/cli/why-not';
@@ -148,6 +149,17 @@ describe('cosi explain', () => {
     const dot = await cli([...args, '-o', 'dot', '-q']);
     expect(dot.stdout).toMatch(/^digraph explain \{/);
     expect(dot.stdout).toContain('[label="strong"]');
+  });
+
+  it('prints the explanation as YAML, the same data as JSON, as kubectl -o yaml', async () => {
+    const args = ['explain', 'deployment/shop', '-f', 'fixtures/kro-webapp', '--stable', '-q'];
+    const json = await cli([...args, '-o', 'json']);
+    const yaml = await cli([...args, '-o', 'yaml']);
+    expect(yaml.code).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+    expect(yaml.stdout).toContain(
+      '\nrenderedBy:\n  graph: webapp.kro.run\n  resource: deployment\n',
+    );
   });
 
   it('says a missing resource does not exist, and points at --why-not', async () => {

@@ -33,7 +33,9 @@ export function defineExplain(): Command {
     )
     .argument('[id]', 'resource id');
   addProjectOptions(command)
-    .addOption(outputOption([...EXPLAIN_FORMATS, 'yaml (a field)'], 'tree'))
+    .addOption(
+      outputOption([...EXPLAIN_FORMATS.filter((f) => f !== 'dot'), 'dot (a resource)'], 'tree'),
+    )
     .option(
       '-n, --namespace <namespace>',
       "namespace (default: the type's default namespace, or else the one namespace that has the id)",

@@ -6,10 +6,17 @@ export function renderExplainJson(
   explanation: Explanation,
   options: { readonly stable?: boolean } = {},
 ): string {
+  return `${JSON.stringify(explanationData(explanation, options), undefined, 2)}\n`;
+}
+
+/** The explanation as `-o json` and `-o yaml` print it. */
+export function explanationData(
+  explanation: Explanation,
+  options: { readonly stable?: boolean } = {},
+): Record<string, unknown> {
   const { resource, ...rest } = explanation;
-  const data = {
+  return {
     ...(resource ? { resource: toDocument(resource, undefined, options) } : {}),
     ...rest,
   };
-  return `${JSON.stringify(data, undefined, 2)}\n`;
 }

@@ -2,6 +2,7 @@ import type { Explanation } from '../../../app/explain/explain-resource.js';
 import { renderExplainDot } from './explain-dot.js';
 import { renderExplainJson } from './explain-json.js';
 import { renderExplainTree } from './explain-tree.js';
+import { renderExplainYaml } from './explain-yaml.js';
 
 import type { ExplainFormat } from './explain-formats.js';
 
@@ -18,6 +19,8 @@ export function renderExplanation(
       return renderExplainTree(explanation);
     case 'json':
       return renderExplainJson(explanation, options);
+    case 'yaml':
+      return renderExplainYaml(explanation, options);
     case 'dot':
       return renderExplainDot(explanation);
   }
