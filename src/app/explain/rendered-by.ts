@@ -1,4 +1,5 @@
-import { NODE_LABEL } from '../../controllers/resource-graph.js';
+import { INSTANCE_LABEL, NODE_LABEL } from '../../controllers/resource-graph.js';
+import { locateReadyWhen, readiness } from './graph-readiness.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { ExplainIndex } from './explain-source.js';
 import type { VersionEntry } from './history.js';
@@ -11,7 +12,15 @@ export interface RenderedBy {
   readonly resource: string;
   /** `file:line:col` of that resource's template, when the RGD was read from a file. */
   readonly template?: string;
+  /**
+   * What its instance's `ResourcesReady` condition says of it: what its `readyWhen` waits on
+   * (with the expression's place), or how it failed; absent when it is ready.
+   */
+  readonly notReady?: string;
 }
+
+/** The label naming the namespace of the instance an output was rendered for. */
+const INSTANCE_NAMESPACE_LABEL = 'kro.run/instance-namespace';
 
 /**
  * Which resource of which kro RGD rendered `resource`, by its `kro.run/node-id` label and the RGD
@@ -36,9 +45,27 @@ export function renderedBy(
   const node = graph?.nodes.find((n) => n.id === id);
   if (graph === undefined || node === undefined) return undefined;
   const template = node.locate?.([]);
+  const { labels } = resource.metadata;
+  const name = labels[INSTANCE_LABEL];
+  const instance =
+    name === undefined
+      ? undefined
+      : index.resource({
+          namespace: labels[INSTANCE_NAMESPACE_LABEL] ?? resource.metadata.namespace,
+          type: graph.instanceType,
+          id: name,
+        });
+  const { waits, errors } = instance ? readiness(instance) : { waits: [], errors: [] };
+  const mine = (entry: string): boolean =>
+    entry.startsWith(`${id}: `) || entry.startsWith(`${id} (`);
+  const wait = waits.find(mine);
+  const failed = errors.find((e) => mine(e.slice('resource '.length)));
+  const notReady =
+    failed ?? (wait === undefined ? undefined : locateReadyWhen(node, wait.slice(id.length + 2)));
   return {
     graph: graph.name,
     resource: id,
     ...(template !== undefined && template !== '' ? { template } : {}),
+    ...(notReady === undefined ? {} : { notReady }),
   };
 }

@@ -20,13 +20,12 @@ import {
 } from '../../controllers/resource-graph.js';
 import type { ExplainIndex } from './explain-source.js';
 import type { WhyNotFinding } from './why-not-finding.js';
+import { locateReadyWhen, readiness } from './graph-readiness.js';
 
 /** The label naming the namespace of the instance an output was rendered for. */
 const INSTANCE_NAMESPACE_LABEL = 'kro.run/instance-namespace';
-const AWAITING = 'awaiting resource readiness: ';
 /** The most findings told; the rest are counted (a graph of many instances would fill a screen). */
 const MAX_FINDINGS = 20;
-const FAILED = 'resource error: ';
 
 /** What stopped the RGD's controller `controller` from writing `pointer`, instance by instance. */
 export function graphWhyNot(
@@ -155,26 +154,6 @@ function whyNotRendered(
   };
 }
 
-/**
- * What the instance's condition says a resource waits on, with its `readyWhen` expressions'
- * `file:line:col` (as a left-out resource's `includeWhen` has them): `readyWhen ${a} (rgd.yaml:27:9)
- * (no such key: status)`, `readyWhen ${a} (rgd.yaml:27:9) is false`.
- */
-function locateReadyWhen(node: GraphNode, why: string): string {
-  if (!why.startsWith('readyWhen ') || node.readyWhen.length === 0) return why;
-  let located = why;
-  for (const expression of node.readyWhen) {
-    const written = `\${${expression.source}}`;
-    const at = located.indexOf(written);
-    if (at < 0) continue;
-    const end = at + written.length;
-    located = `${located.slice(0, end)} (${expression.location})${located.slice(end)}`;
-  }
-  if (located !== why || why !== 'readyWhen is false') return located;
-  const conditions = node.readyWhen.map((e) => `\${${e.source}} (${e.location})`).join(', ');
-  return `readyWhen ${conditions} is false`;
-}
-
 /** The resources each of the graph's resources rendered for the instance, by resource id. */
 function renderedFor(
   instance: Resource,
@@ -197,26 +176,4 @@ function isOutputOf(resource: Resource, graph: ResourceGraph, controller: string
   const { labels, owner } = resource.metadata;
   if (labels[INSTANCE_LABEL] === undefined || labels[NODE_LABEL] === undefined) return false;
   return owner === controller || (owner === '' && labels[GRAPH_LABEL] === graph.name);
-}
-
-/**
- * What the instance's `ResourcesReady` condition says: the resources it waits on and those
- * that failed, each `id: why` (`resource id: why` for a failure).
- */
-function readiness(instance: Resource): { waits: string[]; errors: string[] } {
-  const spec = instance.spec as { status?: { conditions?: unknown } } | undefined;
-  const conditions = Array.isArray(spec?.status?.conditions) ? spec.status.conditions : [];
-  const ready = conditions.find(
-    (c): c is { message: string } =>
-      typeof c === 'object' &&
-      c !== null &&
-      (c as { type?: unknown }).type === 'ResourcesReady' &&
-      typeof (c as { message?: unknown }).message === 'string',
-  );
-  const message = ready?.message ?? '';
-  if (message.startsWith(AWAITING))
-    return { waits: message.slice(AWAITING.length).split('; '), errors: [] };
-  if (message.startsWith(FAILED))
-    return { waits: [], errors: message.slice(FAILED.length).split('; ') };
-  return { waits: [], errors: [] };
 }

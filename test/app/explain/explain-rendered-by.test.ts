@@ -43,6 +43,19 @@ describe('explain: the RGD resource an output was rendered from', () => {
     );
   });
 
+  it("says what the output's readyWhen waits on, at its line, and nothing when it is ready", async () => {
+    const waiting = await explainIn('fixtures/kro-examples/webapp', 'Deployments.apps', 'test-app');
+    expect(waiting.renderedBy?.notReady).toBe(
+      'readyWhen ${deployment.spec.replicas == deployment.status.availableReplicas} (fixtures/kro-examples/webapp/rg.yaml:27:9) (no such key: status)',
+    );
+    expect(renderExplainTree(waiting).split('\n')[2]).toBe(
+      'not ready: readyWhen ${deployment.spec.replicas == deployment.status.availableReplicas} (fixtures/kro-examples/webapp/rg.yaml:27:9) (no such key: status)',
+    );
+    const ready = await explainIn('fixtures/kro-webapp', 'Deployments.apps', 'shop');
+    expect(ready.renderedBy?.notReady).toBeUndefined();
+    expect(renderExplainTree(ready)).not.toContain('not ready:');
+  });
+
   it('names nothing for a manifest', async () => {
     const explanation = await explainIn('fixtures/kro-webapp', 'WebApps.kro.run', 'shop');
     expect(explanation.renderedBy).toBeUndefined();

@@ -32,6 +32,7 @@ export function renderExplainTree(explanation: Explanation): string {
     lines.push(
       `rendered from: ResourceGraphDefinition ${rendered.graph}, resource ${rendered.resource}${template}`,
     );
+    if (rendered.notReady !== undefined) lines.push(`not ready: ${rendered.notReady}`);
   }
   if (explanation.truncated) {
     lines.push('note: history truncated: the record dropped its oldest reconciles');
