@@ -1,3 +1,4 @@
+import type { ResourceGraph } from '../controllers/resource-graph.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { resourceGraphsOf, templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
@@ -74,6 +75,7 @@ export function explainSourceOf(
   const record = outcome.project.record;
   if (!record) return undefined;
   const graphs = resourceGraphsOf(outcome.project.registry);
+  const byInstanceType = new Map([...graphs.values()].map((g) => [g.instanceType, g]));
   return {
     record,
     resources: outcome.snapshot.resources,
@@ -82,6 +84,7 @@ export function explainSourceOf(
     ...(outcome.report ? { report: outcome.report } : {}),
     templateOrigins: templateOriginsOf(outcome.project.registry),
     resourceGraph: (controller) => graphs.get(controller),
+    locateDefault: (type, field) => schemaDefaultAt(byInstanceType.get(type), field),
     isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
     isClusterScoped: (type) => outcome.project.registry.get(type)?.kubernetes?.namespaced === false,
   };
@@ -305,4 +308,14 @@ function sourcesByKey(resources: readonly ManifestResource[]): Map<string, Manif
   const sources = new Map<string, ManifestSource>();
   for (const r of resources) sources.set(r.key, r.source);
   return sources;
+}
+
+/** Where an RGD's `spec.schema.spec` writes the field (`/spec/image`) of its instance. */
+function schemaDefaultAt(graph: ResourceGraph | undefined, field: string): string | undefined {
+  if (graph?.locateSchema === undefined || !field.startsWith('/spec/')) return undefined;
+  const path = field
+    .slice('/spec/'.length)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return graph.locateSchema(path);
 }

@@ -122,6 +122,8 @@ export interface ResourceGraph {
   readonly status: readonly TemplateField[];
   /** Where a path below `spec.schema.status` is in the RGD's file. */
   readonly locateStatus?: LocateTemplate;
+  /** Where a path below `spec.schema.spec` (a field and its `default=`) is in the RGD's file. */
+  readonly locateSchema?: LocateTemplate;
   /** The RGD's document as written: another one compiles to another controller. */
   readonly source: unknown;
 }

@@ -34,6 +34,11 @@ export interface ExplainSource {
    * one no manifest wrote are named as its Kubernetes document has them.
    */
   readonly isKubernetesType?: (type: string) => boolean;
+  /**
+   * Where the schema that gave a type's field (a JSON pointer as its document has it) its
+   * default writes that default (`rgd.yaml:12:14`, an RGD's `image: string | default=nginx`).
+   */
+  readonly locateDefault?: (type: string, field: string) => string | undefined;
   /** Whether a type is a cluster-scoped kind: its objects, kept in `default`, are in none. */
   readonly isClusterScoped?: (type: string) => boolean;
 }

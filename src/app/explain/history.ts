@@ -36,6 +36,8 @@ export interface FieldBlame {
         readonly position: ManifestPosition;
         /** Left out of the manifest and filled in by its type's schema's `default`. */
         readonly schemaDefault?: true;
+        /** Where that schema writes the default (`file:line:col`), when known (a kro RGD's). */
+        readonly defaultAt?: string;
       }
     | {
         readonly kind: 'reconcile';
@@ -129,7 +131,11 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
       const defaulted = index
         .manifest(pointer)
         ?.defaulted?.some((f) => field === f || field.startsWith(`${f}/`));
-      const by = defaulted === true ? { schemaDefault: true as const } : {};
+      const at = defaulted === true ? index.source.locateDefault?.(pointer.type, shown) : undefined;
+      const by =
+        defaulted === true
+          ? { schemaDefault: true as const, ...(at === undefined ? {} : { defaultAt: at }) }
+          : {};
       return { field: shown, version: 1, by: { kind: 'manifest', position, ...by } };
     }
     return { field: shown, version: 0, by: { kind: 'unknown' } };

@@ -816,6 +816,7 @@ export function compileResourceGraph(
     nodes: sorted,
     status,
     locateStatus: locator(report, ['spec', 'schema', 'status']),
+    locateSchema: locator(report, ['spec', 'schema', 'spec']),
     source: value,
   });
   return true;

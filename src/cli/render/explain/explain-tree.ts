@@ -141,7 +141,8 @@ function blameText(blame: FieldBlame): string {
   switch (blame.by.kind) {
     case 'manifest': {
       const { file, line, col } = blame.by.position;
-      return `manifest ${file}:${line}:${col}${blame.by.schemaDefault === true ? '  default of its schema' : ''}`;
+      const at = blame.by.defaultAt === undefined ? '' : ` at ${blame.by.defaultAt}`;
+      return `manifest ${file}:${line}:${col}${blame.by.schemaDefault === true ? `  default of its schema${at}` : ''}`;
     }
     case 'reconcile': {
       const by = `v${blame.version} ${blame.by.controller} reconcile #${blame.by.seq}`;
