@@ -36,7 +36,6 @@ export async function writeTraceFile(
   ]);
   const { registry } = options;
   const trace = toChromeTrace(record, {
-
     stable: options.stable === true,
     ...(registry
       ? { isKubernetesType: (type: string) => registry.get(type)?.kubernetes !== undefined }
