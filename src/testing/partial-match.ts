@@ -1,10 +1,14 @@
 import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
+import { evaluateExpressionKey, isExpressionKey } from './chainsaw-expression.js';
 
 /**
  * Whether `actual` holds everything `expected` says, as `toMatchObject` reads it: every key of an
  * expected object must be in the actual one and match (other keys are ignored), arrays match
  * element by element and must have the same length, anything else must be equal (`Object.is`).
+ * A chainsaw expression key (`(conditions[?type == 'Ready'])`) matches its value against what
+ * the expression selects from the object (see `chainsaw-expression.ts`); one outside the subset
+ * cosi evaluates throws an `ExpressionKeyError`.
  */
 export function matchesPartially(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(expected)) {
@@ -16,8 +20,10 @@ export function matchesPartially(actual: unknown, expected: unknown): boolean {
   }
   if (isRecord(expected)) {
     if (!isRecord(actual) || Array.isArray(actual)) return false;
-    return Object.keys(expected).every(
-      (key) => Object.hasOwn(actual, key) && matchesPartially(actual[key], expected[key]),
+    return Object.keys(expected).every((key) =>
+      isExpressionKey(key)
+        ? matchesPartially(evaluateExpressionKey(key, actual), expected[key])
+        : Object.hasOwn(actual, key) && matchesPartially(actual[key], expected[key]),
     );
   }
   return Object.is(actual, expected);
@@ -41,7 +47,10 @@ export function pruneToShape(actual: unknown, expected: unknown): unknown {
   ) {
     const pruned: Record<string, unknown> = {};
     for (const key of Object.keys(expected)) {
-      if (Object.hasOwn(actual, key)) pruned[key] = pruneToShape(actual[key], expected[key]);
+      // An expression key shows what it selects, under the key, beside what was expected of it.
+      if (isExpressionKey(key))
+        pruned[key] = pruneToShape(evaluateExpressionKey(key, actual), expected[key]);
+      else if (Object.hasOwn(actual, key)) pruned[key] = pruneToShape(actual[key], expected[key]);
     }
     // None of the keys expected is there (a misspelt field): what is there, rather than `{}`,
     // which reads as an empty object.

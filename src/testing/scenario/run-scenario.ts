@@ -21,6 +21,7 @@ import {
 } from '../assertions.js';
 import { UnknownTargetError } from '../absence-target.js';
 import { absentFields } from '../absent-fields.js';
+import { ExpressionKeyError } from '../chainsaw-expression.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
@@ -193,6 +194,16 @@ async function scenarioConfig(
 /** Where in the scenario a step's error belongs when not at the step: the document it is about. */
 const PLACE_OF_ERROR = new WeakMap<object, Place>();
 
+/** `match()`, a chainsaw expression key it cannot evaluate placed at the document that has it. */
+function placedAt<T>(at: Place, match: () => T): T {
+  try {
+    return match();
+  } catch (error) {
+    if (error instanceof ExpressionKeyError) PLACE_OF_ERROR.set(error, at);
+    throw error;
+  }
+}
+
 /**
  * A controller that called `process.exit` during the step's convergence fails the step, whatever
  * the step expects: the exit was thrown back at it (see `withProcessExitGuard`) and it would
@@ -264,7 +275,8 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
     case 'expect':
       return (
         await Promise.all(
-          step.documents.map(async ({ at, ref, document }) => {
+          step.documents.map(async (item) => {
+            const { at, ref, document } = item;
             let pointer: Pointer;
             try {
               pointer = pointerOf(project, ref);
@@ -287,7 +299,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
               stable: true,
             });
             const expected = withResolvedType(document, pointer);
-            if (matchesPartially(actual, expected)) return [];
+            if (placedAt(at, () => matchesPartially(actual, expected))) return [];
             return [
               {
                 ...failureAt(

@@ -1,5 +1,6 @@
 import { displayPath } from '../../app/display-path.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
+import { ExpressionKeyError } from '../chainsaw-expression.js';
 import { ManifestError } from '../manifest-input.js';
 import { DECLARED_CONTROLLER_CHANGED, NOT_A_MANIFEST } from '../test-project.js';
 
@@ -9,7 +10,8 @@ const MISSING_INPUT = new Set(['path-not-found', 'unreadable-file']);
 /**
  * Why a step could not be carried out as written, or `undefined` when what it threw is something
  * else: a path that does not exist, a type no definition has, an edit or a destroy of an id that
- * is no manifest, an RGD or transform the project did not start with (its controller cannot run). Such a step tests nothing, so its scenario is invalid (exit 2), and it is never
+ * is no manifest, an RGD or transform the project did not start with (its controller cannot run), a
+ * chainsaw expression key outside the subset cosi evaluates. Such a step tests nothing, so its scenario is invalid (exit 2), and it is never
  * the refusal an `expect-error` step waits for: a renamed fixture or a misspelt id would pass.
  */
 export function stepInputProblem(error: unknown, cwd: string): string | undefined {
@@ -22,7 +24,9 @@ export function stepInputProblem(error: unknown, cwd: string): string | undefine
       .map((f) => (f.file ? f.message.replaceAll(f.file, displayPath(cwd, f.file)) : f.message))
       .join('; ');
   }
-  if (error instanceof TypeResolutionError) return error.message;
+  if (error instanceof TypeResolutionError || error instanceof ExpressionKeyError) {
+    return error.message;
+  }
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   if (code === NOT_A_MANIFEST || code === DECLARED_CONTROLLER_CHANGED) {
     return (error as Error).message;
