@@ -24,8 +24,8 @@ export function rgdTypeNote(typeName: string): string | undefined {
   if (!RGD_NAMES.has(typeName.toLowerCase())) return undefined;
   return (
     'a kro ResourceGraphDefinition is not a resource in cosi: it is loaded as the kind it ' +
-    "defines (`cosi get rd` lists it) and that kind's controller, so the RGD's own status " +
-    '(state, topologicalOrder, conditions) is not there to get, expect, edit or destroy; ' +
-    'check its instances and what they render instead'
+    "defines (`cosi get rd` lists it) and that kind's controller, so the RGD is not there to " +
+    'get, edit or destroy; a `cosi test` scenario can expect it, with the status kro writes ' +
+    '(state, topologicalOrder, conditions), or check its instances and what they render'
   );
 }

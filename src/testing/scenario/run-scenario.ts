@@ -27,6 +27,7 @@ import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
 import { isPlainObject } from '../../loaders/manifest-document.js';
 import { OBSERVED_STATUS_TYPE } from '../../engine/resource/observed-status.js';
+import { expectRgd, expectRgdAbsent, namesRgd } from './rgd-expectation.js';
 import { isRefusal, stepInputProblem } from './step-input-problem.js';
 import {
   failureAt,
@@ -277,6 +278,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
         await Promise.all(
           step.documents.map(async (item) => {
             const { at, ref, document } = item;
+            if (namesRgd(ref)) return placedAt(at, () => expectRgd(project, item));
             let pointer: Pointer;
             try {
               pointer = pointerOf(project, ref);
@@ -316,6 +318,11 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
     case 'expect-absent': {
       const found: Finding<CheckCode>[] = [];
       for (const ref of step.refs) {
+        if (namesRgd(ref)) {
+          const present = expectRgdAbsent(project, ref);
+          if (present !== undefined) found.push(present);
+          continue;
+        }
         let pointer: Pointer;
         try {
           const named = pointerOf(project, ref);
