@@ -2,7 +2,8 @@
  * kro's own chainsaw e2e suites (fixtures/kro-e2e), run offline by `cosi test`: each asserts the
  * RGD itself (rgd-assert.yaml: `status.state: Active`, the Ready condition, `topologicalOrder`,
  * kro's finalizer), which cosi, loading an RGD as its kind and controller, refused as "not a
- * resource in cosi" (kro4 review, finding 1: 11 of 11 suites stopped there).
+ * resource in cosi" (kro4 review, finding 1: 11 of 11 suites stopped there), and most assert the
+ * CRD kro generates for the kind (instancecrd-assert.yaml; finding 3: 9 of 11 stopped there).
  */
 import { describe, expect, it } from 'vitest';
 import { temporaryTree } from '../support/temporary-directory.js';
@@ -13,7 +14,7 @@ const RGD = `${REPO}/fixtures/kro-e2e/check-external-references/rgd.yaml`;
 describe("kro's e2e suites", () => {
   it('pass step by step: the RGD as kro writes it, instances, what they render', async () => {
     const { code, stdout } = await cli(['test', 'fixtures/kro-e2e']);
-    expect(stdout).toMatch(/\(steps: 15 passed, 0 failed\)\n15 passed, 0 failed\n$/);
+    expect(stdout).toMatch(/\(steps: 46 passed, 0 failed\)\n46 passed, 0 failed\n$/);
     expect(code).toBe(0);
   }, 60_000);
 
@@ -74,9 +75,50 @@ describe("kro's e2e suites", () => {
     });
     const { stdout } = await cli(['test', dir], { cwd: dir });
     expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
-      'rgd.cosi-test.yaml:3:20: error[unexpected-resource]: ResourceGraphDefinitions.kro.run(check-external-references) exists: the project serves this RGD (its manifests hold it)',
+      'rgd.cosi-test.yaml:3:20: error[unexpected-resource]: ResourceGraphDefinitions.kro.run(check-external-references) exists: the project serves this RGD (its manifests hold the RGD)',
       'rgd.cosi-test.yaml:7:13: error[missing-resource]: expected ResourceGraphDefinitions.kro.run(webapp), but the project serves no such RGD (it serves: check-external-references)',
       'rgd.cosi-test.yaml:7:5: error[step-failed]: 1 later step not run',
     ]);
+  }, 60_000);
+
+  it("expects the CRD kro generates for the RGD's kind, and fails a wrong one with a diff", async () => {
+    const dir = await temporaryTree('cosi-kro-crd-', {
+      'crd.cosi-test.yaml': [
+        `manifests: ${RGD}`,
+        'steps:',
+        '  - expect:',
+        '      apiVersion: apiextensions.k8s.io/v1',
+        '      kind: CustomResourceDefinition',
+        '      metadata: { name: externalreferencetests.kro.run }',
+        '      spec:',
+        '        names: { kind: ExternalReferenceTest, plural: externalreferencetests }',
+        '        scope: Namespaced',
+        '        versions:',
+        '          - name: v1alpha1',
+        '            (additionalPrinterColumns[*].name): [State, Ready, Age]',
+        '            schema:',
+        '              openAPIV3Schema:',
+        '                properties:',
+        '                  status: { properties: { state: { type: string } } }',
+        '            subresources: { status: {} }',
+        '      status:',
+        "        (conditions[?type == 'Established'].status): ['True']",
+        '        storedVersions: [v1alpha1]',
+        '  - expect:',
+        '      apiVersion: apiextensions.k8s.io/v1',
+        '      kind: CustomResourceDefinition',
+        '      metadata: { name: externalreferencetests.kro.run }',
+        '      spec: { scope: Cluster }',
+        '  - expect: { apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: { name: webapps.kro.run } }',
+        '',
+      ].join('\n'),
+    });
+    const { code, stdout } = await cli(['test', dir], { cwd: dir });
+    expect(stdout).toContain(
+      'crd.cosi-test.yaml:22:7: error[unexpected-state]: CustomResourceDefinitions.apiextensions.k8s.io(externalreferencetests.kro.run) differs from the expected document\n',
+    );
+    expect(stdout).toContain('-  scope: Cluster\n    +  scope: Namespaced');
+    expect(stdout).toContain('steps: 1 passed, 1 failed, 1 skipped');
+    expect(code).toBe(1);
   }, 60_000);
 });

@@ -27,7 +27,7 @@ import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
 import { isPlainObject } from '../../loaders/manifest-document.js';
 import { OBSERVED_STATUS_TYPE } from '../../engine/resource/observed-status.js';
-import { expectRgd, expectRgdAbsent, namesRgd } from './rgd-expectation.js';
+import { expectRgdObject, expectRgdObjectAbsent, rgdObjectsNamed } from './rgd-expectation.js';
 import { isRefusal, stepInputProblem } from './step-input-problem.js';
 import {
   failureAt,
@@ -278,7 +278,10 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
         await Promise.all(
           step.documents.map(async (item) => {
             const { at, ref, document } = item;
-            if (namesRgd(ref)) return placedAt(at, () => expectRgd(project, item));
+            const rgdObjects = rgdObjectsNamed(project, ref);
+            if (rgdObjects !== undefined) {
+              return placedAt(at, () => expectRgdObject(project, rgdObjects, item));
+            }
             let pointer: Pointer;
             try {
               pointer = pointerOf(project, ref);
@@ -318,8 +321,9 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
     case 'expect-absent': {
       const found: Finding<CheckCode>[] = [];
       for (const ref of step.refs) {
-        if (namesRgd(ref)) {
-          const present = expectRgdAbsent(project, ref);
+        const rgdObjects = rgdObjectsNamed(project, ref);
+        if (rgdObjects !== undefined) {
+          const present = expectRgdObjectAbsent(project, rgdObjects, ref);
           if (present !== undefined) found.push(present);
           continue;
         }
