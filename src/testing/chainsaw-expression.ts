@@ -8,11 +8,12 @@
  * - fields `a.b`, `"quoted-field"`, `@` (the node itself), indexes `[0]` and `[-1]`;
  * - projections: `list[*].name` and filters `list[?type == 'Ready'].status`;
  * - literals: `'raw string'`, `` `JSON` `` (`` `3` ``, `` `true` ``, `` `null` ``), and numbers;
- * - comparisons `==` `!=` `<` `<=` `>` `>=`, `&&`, `||`, `!`, parentheses;
- * - the function `length()`.
+ * - comparisons `==` `!=` `<` `<=` `>` `>=`, `&&`, `||`, `!`, parentheses, pipes `|`;
+ * - the functions `length`, `contains`, `keys`, `values`, `starts_with`, `ends_with`, `join`,
+ *   `to_string`, `to_number`, `type` and `not_null`, as JMESPath defines them.
  *
- * Anything else (other functions, pipes, slices, multi-selects, `$bindings`, chainsaw's `~`
- * iteration) is an {@link ExpressionKeyError} naming what is supported, never a silent pass.
+ * Anything else (other functions, slices, multi-selects, `$bindings`, chainsaw's `~` iteration)
+ * is an {@link ExpressionKeyError} naming what is supported, never a silent pass.
  */
 
 /** A `(...)` key of an expected document that cosi cannot evaluate. */
@@ -20,8 +21,22 @@ export class ExpressionKeyError extends Error {
   override readonly name = 'ExpressionKeyError';
 }
 
-const SUPPORTED =
-  'supported: fields (a.b, "quoted", @), [N], [*] and [?filter] projections, \'raw strings\', `JSON` literals, numbers, == != < <= > >=, && || !, ( ) and length()';
+/** JMESPath's functions cosi evaluates, with how many arguments each takes (-1: one or more). */
+const FUNCTIONS: Readonly<Record<string, number>> = {
+  length: 1,
+  contains: 2,
+  keys: 1,
+  values: 1,
+  starts_with: 2,
+  ends_with: 2,
+  join: 2,
+  to_string: 1,
+  to_number: 1,
+  type: 1,
+  not_null: -1,
+};
+
+const SUPPORTED = `supported: fields (a.b, "quoted", @), [N], [*] and [?filter] projections, 'raw strings', \`JSON\` literals, numbers, == != < <= > >=, && || !, ( ), | and the functions ${Object.keys(FUNCTIONS).join(', ')}`;
 
 /** Whether a key of an expected document is a chainsaw expression (`(...)`, or `~(...)`). */
 export function isExpressionKey(key: string): boolean {
@@ -37,7 +52,8 @@ type Node =
   | { readonly kind: 'compare'; readonly op: string; readonly left: Node; readonly right: Node }
   | { readonly kind: 'and' | 'or'; readonly left: Node; readonly right: Node }
   | { readonly kind: 'not'; readonly of: Node }
-  | { readonly kind: 'length'; readonly of: Node };
+  | { readonly kind: 'pipe'; readonly left: Node; readonly right: Node }
+  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Node[] };
 
 const parsed = new Map<string, Node>();
 
@@ -84,10 +100,24 @@ class Parser {
     if (this.at < this.text.length) fail(this.key, this.at, `unexpected ${this.rest()}`);
   }
 
+  /** `a | b`: `b` evaluated over what `a` selects (a projection ends there). */
   expression(): Node {
+    let left = this.or();
+    while (this.eatPipe()) left = { kind: 'pipe', left, right: this.or() };
+    return left;
+  }
+
+  private or(): Node {
     let left = this.and();
     while (this.eat('||')) left = { kind: 'or', left, right: this.and() };
     return left;
+  }
+
+  private eatPipe(): boolean {
+    this.space();
+    if (this.text[this.at] !== '|' || this.text[this.at + 1] === '|') return false;
+    this.at++;
+    return true;
   }
 
   private and(): Node {
@@ -149,6 +179,8 @@ class Parser {
       this.at++;
       return { kind: 'current' };
     }
+    // `[?filter]`, `[*]`, `[N]` of the node itself (`length([?name == 'x'])`).
+    if (c === '[') return { kind: 'current' };
     if (c === '(') {
       this.at++;
       const inner = this.expression();
@@ -181,11 +213,24 @@ class Parser {
     const name = this.name();
     this.space();
     if (this.text[this.at] === '(') {
-      if (name !== 'length') fail(this.key, this.at - name.length, `the function ${name}()`);
+      const start = this.at - name.length;
+      const arity = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
+      if (arity === undefined) fail(this.key, start, `the function ${name}()`);
       this.at++;
-      const of = this.expression();
-      this.expect(')');
-      return { kind: 'length', of };
+      const args: Node[] = [];
+      if (!this.eat(')')) {
+        do args.push(this.expression());
+        while (this.eat(','));
+        this.expect(')');
+      }
+      if (arity >= 0 ? args.length !== arity : args.length === 0) {
+        fail(
+          this.key,
+          start,
+          `${name}() with ${args.length} argument${args.length === 1 ? '' : 's'}`,
+        );
+      }
+      return { kind: 'call', name, args };
     }
     return { kind: 'field', of: { kind: 'current' }, name };
   }
@@ -197,6 +242,9 @@ class Parser {
       const name = JSON.parse(this.text.slice(this.at, end + 1)) as string;
       this.at = end + 1;
       return name;
+    }
+    if (this.text[this.at] === '$') {
+      fail(this.key, this.at, `the binding ${/^\$\w*/.exec(this.text.slice(this.at))?.[0] ?? '$'}`);
     }
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.text.slice(this.at));
     if (m === null) fail(this.key, this.at, `expected a field name, found ${this.rest()}`);
@@ -267,14 +315,58 @@ function evaluate(node: Node, current: unknown): unknown {
     }
     case 'not':
       return !truthy(evaluate(node.of, current));
-    case 'length': {
-      const of = evaluate(node.of, current);
+    case 'pipe':
+      return evaluate(node.right, evaluate(node.left, current));
+    case 'call':
+      return call(
+        node.name,
+        node.args.map((arg) => evaluate(arg, current)),
+      );
+  }
+}
+
+/**
+ * A JMESPath function's value; an argument of a type the function does not take is `null` (where
+ * JMESPath raises an error), which matches no expected value but `null`.
+ */
+function call(name: string, args: readonly unknown[]): unknown {
+  const [a, b] = args;
+  switch (name) {
+    case 'length':
       // JMESPath counts a string's code points.
-      if (typeof of === 'string') return Array.from(of).length;
-      if (Array.isArray(of)) return of.length;
-      if (isRecord(of)) return Object.keys(of).length;
-      return null;
+      if (typeof a === 'string') return Array.from(a).length;
+      if (Array.isArray(a)) return a.length;
+      return isRecord(a) ? Object.keys(a).length : null;
+    case 'contains':
+      if (typeof a === 'string') return typeof b === 'string' ? a.includes(b) : false;
+      return Array.isArray(a) ? a.some((e) => deepEqual(e, b)) : null;
+    case 'keys':
+      return isRecord(a) ? Object.keys(a) : null;
+    case 'values':
+      return isRecord(a) ? Object.values(a) : null;
+    case 'starts_with':
+      return typeof a === 'string' && typeof b === 'string' ? a.startsWith(b) : null;
+    case 'ends_with':
+      return typeof a === 'string' && typeof b === 'string' ? a.endsWith(b) : null;
+    case 'join':
+      return typeof a === 'string' && Array.isArray(b) && b.every((e) => typeof e === 'string')
+        ? b.join(a)
+        : null;
+    case 'to_string':
+      return typeof a === 'string' ? a : JSON.stringify(a ?? null);
+    case 'to_number': {
+      if (typeof a === 'number') return a;
+      if (typeof a !== 'string' || a.trim() === '') return null;
+      const n = Number(a);
+      return Number.isFinite(n) ? n : null;
     }
+    case 'type':
+      if (a === null || a === undefined) return 'null';
+      if (Array.isArray(a)) return 'array';
+      return isRecord(a) ? 'object' : typeof a;
+    default:
+      // not_null: its first argument that is not null.
+      return args.find((v) => v !== null && v !== undefined) ?? null;
   }
 }
 

@@ -53,13 +53,13 @@ describe('cosi test: chainsaw expression keys', () => {
     const dir = await temporaryTree('cosi-expr-', {
       'instance-assert.yaml': READY_ASSERT.replace(
         '(length(conditions))',
-        "(join(',', conditions[*].type))",
+        "(concat('-', conditions[*].type))",
       ),
       'ready.cosi-test.yaml': `${MANIFESTS}steps:\n  - expect: instance-assert.yaml\n`,
     });
     const { code, stdout } = await cli(['test', dir], { cwd: dir });
     expect(stdout).toContain(
-      `instance-assert.yaml:1:1: error[invalid-scenario]: the step cannot be carried out: the chainsaw expression key "(join(',', conditions[*].type))" is not supported: the function join() at column 2`,
+      `instance-assert.yaml:1:1: error[invalid-scenario]: the step cannot be carried out: the chainsaw expression key "(concat('-', conditions[*].type))" is not supported: the function concat() at column 2`,
     );
     expect(code).toBe(2);
   }, 60_000);

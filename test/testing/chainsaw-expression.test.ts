@@ -52,19 +52,56 @@ describe('chainsaw expression keys', () => {
     expect(matchesPartially(pod, { spec: { '(replicas >= `4`)': true } })).toBe(true);
   });
 
+  it("evaluates JMESPath's functions, pipes and projections of the node itself", () => {
+    const metadata = {
+      labels: { app: 'web', tier: 'front' },
+      annotations: { note: 'a' },
+      name: 'web-1',
+    };
+    const volumes = { volumes: [{ name: 'cgroup' }, { name: 'data' }] };
+    expect(evaluateExpressionKey("(contains(keys(labels), 'tier'))", metadata)).toBe(true);
+    expect(evaluateExpressionKey("(contains(values(labels), 'back'))", metadata)).toBe(false);
+    expect(
+      evaluateExpressionKey("(starts_with(name, 'web-') && ends_with(name, '1'))", metadata),
+    ).toBe(true);
+    expect(evaluateExpressionKey("(join(',', keys(labels)))", metadata)).toBe('app,tier');
+    expect(evaluateExpressionKey("(contains(name, 'b-'))", metadata)).toBe(true);
+    expect(evaluateExpressionKey("(to_number('3') > `2`)", metadata)).toBe(true);
+    expect(evaluateExpressionKey('(type(labels))', metadata)).toBe('object');
+    expect(evaluateExpressionKey('(to_string(`[1]`))', metadata)).toBe('[1]');
+    expect(evaluateExpressionKey('(not_null(missing, name))', metadata)).toBe('web-1');
+    expect(evaluateExpressionKey("(volumes[?name == 'cgroup'] | length(@))", volumes)).toBe(1);
+    expect(evaluateExpressionKey("(volumes | [?name != 'cgroup'] | [0].name)", volumes)).toBe(
+      'data',
+    );
+    expect(evaluateExpressionKey("(length(volumes[*].name) || contains(`[]`, 'x'))", volumes)).toBe(
+      2,
+    );
+    // A pipe ends a projection: [0] of the names, not the first character of each.
+    expect(evaluateExpressionKey('(volumes[*].name | [0])', volumes)).toBe('cgroup');
+    // An argument of the wrong type: null, as JMESPath's error matches nothing.
+    expect(evaluateExpressionKey('(keys(name))', metadata)).toBe(null);
+  });
+
   it('refuses what it does not evaluate, naming the subset', () => {
     for (const key of [
-      "(join('-', items))",
-      '(items | [0])',
+      "(concat('-', name))",
+      '(x_k8s_exists(@))',
       '(items[0:2])',
       '($namespace)',
+      '($error == null)',
+      '(length(a, b))',
+      '({a: b})',
       '~.(spec.containers)',
     ]) {
       expect(isExpressionKey(key)).toBe(true);
       expect(() => evaluateExpressionKey(key, {}), key).toThrow(ExpressionKeyError);
     }
-    expect(() => evaluateExpressionKey("(join('-', items))", {})).toThrow(
-      /the chainsaw expression key "\(join\('-', items\)\)" is not supported: the function join\(\) .*supported: fields/,
+    expect(() => evaluateExpressionKey("(concat('-', name))", {})).toThrow(
+      /the chainsaw expression key "\(concat\('-', name\)\)" is not supported: the function concat\(\) .*supported: fields/,
+    );
+    expect(() => evaluateExpressionKey('($error == null)', {})).toThrow(
+      /is not supported: the binding \$error at column 2/,
     );
     expect(isExpressionKey('spec')).toBe(false);
   });
