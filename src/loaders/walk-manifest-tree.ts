@@ -268,6 +268,17 @@ class ManifestWalker {
   readonly #kustomizeInputs = new Map<string, KustomizeInputOf>();
   readonly #unrendered: UnrenderedSource[] = [];
   /**
+   * The charts set aside, each with its note's place in {@link #unrendered} and the files and
+   * directories at its root the note names as not read (`upstream.yaml`, `files/`): a file a
+   * kustomization lists as a resource is read after all, and its name leaves the note.
+   */
+  readonly #charts: {
+    readonly index: number;
+    readonly display: string;
+    readonly absolute: string;
+    readonly others: readonly string[];
+  }[] = [];
+  /**
    * The kustomizations met or named, read once the walk is over (see {@link readKustomizations}):
    * set aside then, unless one holds an object of another kind.
    */
@@ -638,6 +649,8 @@ class ManifestWalker {
     const reads = await readManifestFiles(this.fs, this.#kustomizations);
     const named: (KustomizeInputOf & { readonly dir: string })[] = [];
     const resources: { readonly file: string }[] = [];
+    const resourceDirs: { readonly file: string; readonly dir: string; readonly shown: string }[] =
+      [];
     const dirs = await this.#realDirs(this.#kustomizations);
     reads.forEach((read, i) => {
       const found = this.#kustomizations[i] as NamedFile;
@@ -659,7 +672,12 @@ class ManifestWalker {
       for (const file of inputs.files) named.push({ file, by: display, commented: false, dir });
       for (const file of inputs.commented) named.push({ file, by: display, commented: true, dir });
       for (const file of inputs.resources) resources.push({ file });
+      // One met while walking: of one given by name (`cosi check *.yaml`), only what was named.
+      if (!found.named) {
+        for (const file of inputs.resources) resourceDirs.push({ file, dir, shown: display });
+      }
     });
+    await this.#addUnwalkedResources(resourceDirs);
     if (named.length === 0) return;
     // A file that is not there: kustomize's to report, not ours to skip.
     const reals = await this.#namedRealpaths(named);
@@ -685,6 +703,54 @@ class ManifestWalker {
           commented: input.commented,
         });
     });
+  }
+
+  /**
+   * Adds the YAML and JSON files the kustomizations met while walking list as resources that the
+   * walk did not read: one in a Helm chart's directory (argo-cd's `redis-ha/chart/upstream.yaml`,
+   * the chart rendered once and kept), a hidden one or a Go package's test data. `kustomize build` renders each as
+   * a resource, so an invalid object there fails the build; set aside, it passed the check. Only
+   * below the kustomization's own directory, as kustomize loads no other file, and not one the
+   * ignore patterns skip. A chart's note no longer names a file of its root so read.
+   */
+  async #addUnwalkedResources(
+    resources: readonly { readonly file: string; readonly dir: string; readonly shown: string }[],
+  ): Promise<void> {
+    const candidates = resources.filter(
+      ({ file }) =>
+        (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
+        !isKustomizationFile(path.basename(file)) &&
+        !this.#isIgnored(file, false),
+    );
+    if (candidates.length === 0) return;
+    const found = new Array<string | undefined>(candidates.length);
+    await forEachConcurrently(candidates, READ_CONCURRENCY, async ({ file, dir }, i) => {
+      try {
+        if (!(await this.fs.stat(file)).isFile()) return;
+        const real = await this.fs.realpath(file);
+        if (isBelow(real, dir)) found[i] = real;
+      } catch {
+        // Not there: kustomize's to report.
+      }
+    });
+    const read = new Set<string>();
+    candidates.forEach(({ file, shown }, i) => {
+      const real = found[i];
+      if (real === undefined || this.#met.has(real)) return;
+      this.#met.add(real);
+      this.#addFile(real, path.isAbsolute(shown) ? file : path.relative(this.cwd, file), file);
+      if (JSON_FILE.test(file)) this.#walkedJson.add(real);
+      read.add(file);
+    });
+    if (read.size === 0) return;
+    for (const chart of this.#charts) {
+      const others = chart.others.filter(
+        (name) => name.endsWith('/') || !read.has(path.join(chart.absolute, name)),
+      );
+      if (others.length < chart.others.length) {
+        this.#unrendered[chart.index] = helmChart(chart.display, others);
+      }
+    }
   }
 
   /**
@@ -941,6 +1007,7 @@ class ManifestWalker {
               ? [entry.name]
               : [],
         );
+      this.#charts.push({ index: this.#unrendered.length, display, absolute, others });
       this.#unrendered.push(helmChart(display, others));
     }
     const directoryName = path.basename(absolute);

@@ -423,6 +423,38 @@ describe('kustomize files in a temporary tree', () => {
     ]);
   });
 
+  it("reads a file a kustomization lists as a resource in a Helm chart's directory (argo-cd's redis-ha/chart/upstream.yaml), hidden or in test data, and the chart's note no longer names it", async () => {
+    const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: NAME}\ndata: {a: 1}\n';
+    await write(
+      'redis-ha/kustomization.yaml',
+      'resources:\n- chart/upstream.yaml\n- .rendered/all.yaml\n- testdata/t.yaml\n- chart/templates/s.yaml\n- chart\n- ../outside.yaml\n',
+    );
+    await write('redis-ha/chart/Chart.yaml', 'apiVersion: v2\nname: redis-ha\nversion: 1.0.0\n');
+    await write('redis-ha/chart/upstream.yaml', bad.replace('NAME', 'upstream'));
+    await write('redis-ha/chart/extra.yaml', bad.replace('NAME', 'extra'));
+    await write('redis-ha/chart/templates/s.yaml', 'kind: {{ .Values.kind }}\n');
+    await write('redis-ha/.rendered/all.yaml', bad.replace('NAME', 'hidden'));
+    await write('redis-ha/testdata/t.yaml', bad.replace('NAME', 't'));
+    await write('redis-ha/testdata/u.yaml', bad.replace('NAME', 'u'));
+    await write('outside.yaml', bad.replace('NAME', 'outside'));
+    const read = await readManifests(['redis-ha'], { cwd: dir });
+    expect([
+      ...new Set(read.findings.filter((f) => f.severity === 'error').map((f) => f.file)),
+    ]).toEqual([
+      'redis-ha/.rendered/all.yaml',
+      'redis-ha/chart/templates/s.yaml',
+      'redis-ha/chart/upstream.yaml',
+      'redis-ha/testdata/t.yaml',
+    ]);
+    const chart = read.unrendered.find((u) => u.kind === 'helm-chart');
+    expect(chart?.message).toContain(
+      '; redis-ha/chart/extra.yaml is not read either (name it to check it: cosi check redis-ha/chart/extra.yaml)',
+    );
+    // An ignore pattern still has the last word.
+    const ignored = await readManifests(['redis-ha'], { cwd: dir, ignore: ['upstream.yaml'] });
+    expect(ignored.findings.map((f) => f.file)).not.toContain('redis-ha/chart/upstream.yaml');
+  });
+
   it("names in a chart's note the YAML files at its root Helm does not read, with its other directories", async () => {
     await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
     await write('chart/values.yaml', 'replicas: 1\n');
