@@ -1,5 +1,6 @@
 import type { Finding, FindingCode } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
+import { saysTooLarge } from '../../loaders/manifest-size.js';
 import type { UnrenderedSource } from '../../loaders/unrendered-sources.js';
 
 /** The classes of checks `cosi check` runs, in the order it reports them. */
@@ -179,7 +180,9 @@ const NOT_READ: ReadonlySet<string> = new Set(['path-not-found', 'symlink-loop']
 
 /**
  * A manifest file's name: one that cannot be read (`EACCES`, too large, a dangling link) is a
- * file that failed whole. An unreadable directory is none, nor a path named in another way.
+ * file that failed whole. An unreadable directory is none, nor a path named in another way, but
+ * for an input too large to read (the standard input, `<(kustomize build)`, `/dev/stdin`): that
+ * one was read, as a file.
  */
 const MANIFEST_NAME = /\.(?:ya?ml|json)$/i;
 
@@ -198,7 +201,8 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
       // A path that is not there (or not readable) is no file read, and its finding says so.
       if (c.findings.some((f) => NOT_READ.has(f.code))) continue;
       const unread = c.findings.some((f) => f.code === 'unreadable-file');
-      if (unread && !MANIFEST_NAME.test(c.name)) continue;
+      const tooLarge = c.findings.some((f) => saysTooLarge(f.message));
+      if (unread && !MANIFEST_NAME.test(c.name) && !tooLarge) continue;
       files.add(c.name);
       if (caseFailed(c, result)) failedFiles++;
       continue;

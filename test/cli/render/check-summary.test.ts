@@ -5,6 +5,8 @@ import {
   type CheckCase,
   type CheckResult,
 } from '../../../src/app/check/check-result.js';
+import { ManifestTooLargeError } from '../../../src/loaders/manifest-size.js';
+import { cannotRead } from '../../../src/loaders/unreadable-file.js';
 import { renderCheckGithub } from '../../../src/cli/render/check/check-github.js';
 import { renderCheckJunit } from '../../../src/cli/render/check/check-junit.js';
 import { renderCheckTap } from '../../../src/cli/render/check/check-tap.js';
@@ -89,6 +91,24 @@ describe("check's manifests summary", () => {
       strict: false,
     };
     expect(summarizeResources(result)).toMatchObject({ files: 3, valid: 1, failedFiles: 2 });
+  });
+
+  it('counts an input too large to read from the standard input, a pipe or a device as a file failed whole, as a file so large is (review gate5 2)', () => {
+    const tooLarge = (name: string): CheckCase => ({
+      check: 'manifests',
+      name,
+      findings: [cannotRead(name, new ManifestTooLargeError())],
+    });
+    const result: CheckResult = {
+      cases: [
+        tooLarge('<stdin>'),
+        tooLarge('/dev/fd/63'),
+        tooLarge('/dev/zero'),
+        tooLarge('big.yaml'),
+      ],
+      strict: false,
+    };
+    expect(summarizeResources(result)).toMatchObject({ files: 4, failedFiles: 4 });
   });
 
   it('groups digits as en-US does', () => {
