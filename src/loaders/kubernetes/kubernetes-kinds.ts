@@ -201,7 +201,8 @@ export class KubernetesKinds {
       servedElsewhere.length === 0 &&
       builtinElsewhere.length === 0 &&
       removed === undefined;
-    const near = unknown ? this.#nearestKind(kind) : undefined;
+    const caseOf = versions === undefined ? this.#caseVariant(group, version, kind) : undefined;
+    const near = unknown && caseOf === undefined ? this.#nearestKind(kind) : undefined;
     const notObject = notAnObject(group, kind);
     let message: string;
     // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
@@ -282,6 +283,11 @@ export class KubernetesKinds {
       // `skaffold/v2beta22`: a CRD's group has a dot; such a file is most often a tool's own.
       message = `no CustomResourceDefinition can define kind ${kind} of ${header.apiVersion}: a CRD's group has a dot, and ${group} has none; a tool's own file (Skaffold's, say) is no Kubernetes object: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
       rule = 'tool-kind';
+    } else if (caseOf !== undefined) {
+      // `kind: widget` beside the CRD of `Widget`: the API server matches kinds as written
+      // (`no matches for kind "widget"`), and another CRD of the group naming a kind so is a typo's
+      // only: an error even where a CRD not given would be skipped (--ignore-unknown-kinds).
+      message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: kinds are case-sensitive, and the one its group serves so is ${caseOf}: write kind: ${caseOf}`;
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       rule = 'missing-crd';
@@ -348,6 +354,21 @@ export class KubernetesKinds {
   /** The apiVersions the definitions added serve a kind in, in any group. */
   #apiVersionsOf(kind: string): string[] {
     return [...(this.#apiVersionsByKind.get(kind) ?? [])].sort();
+  }
+
+  /**
+   * The kind a definition of the load serves at `group`/`version` that is `kind` in another case
+   * (`Widget` for `widget`), or `undefined`.
+   */
+  #caseVariant(group: string, version: string, kind: string): string | undefined {
+    const lower = kind.toLowerCase();
+    for (const [groupKind, versions] of this.#versions) {
+      const slash = groupKind.lastIndexOf('/');
+      const other = groupKind.slice(slash + 1);
+      if (groupKind.slice(0, slash) !== group || other === kind) continue;
+      if (other.toLowerCase() === lower && versions.includes(version)) return other;
+    }
+    return undefined;
   }
 
   /** The kind nearest to a misspelled one, added or built in, and an apiVersion serving it. */

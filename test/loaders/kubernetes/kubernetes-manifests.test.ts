@@ -245,6 +245,8 @@ describe('Kubernetes-shaped manifests', () => {
         doc('extensions/v1beta1', 'Deployment'),
         doc('example.org', 'ClusterBackup'),
         doc('example.org/v2', 'ClusterBackup'),
+        // The CRD's kind in another case (review gate5 3): `no matches for kind`, a typo.
+        { ...doc('example.org/v1', 'Clusterbackup'), path: 'lowercase.yaml' },
         doc('helm.toolkit.fluxcd.io/v2', 'HelmRelease'),
         doc('skaffold/v2beta22', 'Config'),
         doc('kubelet.config.k8s.io/v1beta1', 'KubeletConfiguration'),
@@ -259,7 +261,11 @@ describe('Kubernetes-shaped manifests', () => {
       ['deployment.yaml', 'removed-api'],
       ['deploymnet.yaml', 'builtin-kind'],
       ['ingres.yaml', 'builtin-kind'],
+      ['lowercase.yaml', 'kubernetes-kind'],
     ]);
+    expect(findings.find((f) => f.file === 'lowercase.yaml')?.message).toBe(
+      'no CustomResourceDefinition defines kind Clusterbackup in example.org/v1: kinds are case-sensitive, and the one its group serves so is ClusterBackup: write kind: ClusterBackup',
+    );
     expect(documents.filter((d) => d.status === 'skipped').map((d) => d.file)).toEqual([
       'helmrelease.yaml',
       'config.yaml',
