@@ -6,7 +6,8 @@ export const IGNORE_FILE = '.cosiignore';
 
 /**
  * The patterns of `.cosiignore` in `dir` (blank lines and `#` comments left out); none when there
- * is no such file.
+ * is no such file. A byte order mark before the first line is left out, as git leaves it out of a
+ * `.gitignore`: an editor on Windows writes one, and the first pattern then matched nothing.
  */
 export async function readIgnoreFile(dir: string): Promise<string[]> {
   let text: string;
@@ -16,6 +17,7 @@ export async function readIgnoreFile(dir: string): Promise<string[]> {
     return [];
   }
   return text
+    .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !line.startsWith('#'));
