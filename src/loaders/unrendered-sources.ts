@@ -178,6 +178,7 @@ export type UnrenderedKind =
   | 'json-file'
   | 'tool-file'
   | 'go-test-data'
+  | 'hidden-directory'
   | 'chainsaw-test'
   | 'policy-test'
   | 'test-assertion';
@@ -190,6 +191,10 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   'json-file': ['JSON file that is no manifest', 'JSON files that are no manifests'],
   'tool-file': ["other tool's file", "other tools' files"],
   'go-test-data': ['Go test data directory', 'Go test data directories'],
+  'hidden-directory': [
+    'hidden directory holding manifests',
+    'hidden directories holding manifests',
+  ],
   'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
   'policy-test': ['policy test', 'policy tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
@@ -367,6 +372,22 @@ export function goTestData(dir: string): UnrenderedSource {
     kind: 'go-test-data',
     file: dir,
     message: `a Go package's test data, which Go's tools skip by its name; name the directory to check it`,
+  };
+}
+
+/**
+ * The set-aside entry of a hidden directory (as shown) that walks skip though it holds
+ * Kubernetes objects: the YAML files (`files`, names in it) whose first document is one.
+ */
+export function hiddenDirectory(dir: string, files: readonly string[]): UnrenderedSource {
+  const SHOWN = 3;
+  const shown = files.slice(0, SHOWN).join(', ');
+  const more = files.length > SHOWN ? ` and ${String(files.length - SHOWN)} more` : '';
+  return {
+    path: dir,
+    kind: 'hidden-directory',
+    file: dir,
+    message: `a hidden directory, which directory walks skip, holding Kubernetes objects (${shown}${more}); name it to check it: cosi check ${dir}`,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type ManifestFileSystem,
   type ManifestStats,
 } from './manifest-file-system.js';
+import { hiddenManifestDirectories, isLookedInto } from './hidden-directories.js';
 import { ManifestTooLargeError } from './manifest-size.js';
 import { objectHeadOf } from './object-head.js';
 import type { AppliedBy } from './applied-by.js';
@@ -146,6 +147,7 @@ export async function walkManifestTree(
   await walker.readConventionalAssertions();
   await walker.readPolicyTests();
   await walker.readJsonFiles();
+  await walker.readHiddenDirectories();
   return walker.tree();
 }
 
@@ -288,6 +290,8 @@ class ManifestWalker {
    * is over (see {@link readToolFiles}), and set aside unless one holds a Kubernetes object.
    */
   readonly #toolFiles: (NamedFile & { readonly what: string })[] = [];
+  /** The hidden directories met, not walked: looked into once the walk is over. */
+  readonly #hiddenDirs: FoundFile[] = [];
   /** The directories (absolute) of the numbered steps met (`00-install.yaml`): tests' directories. */
   readonly #conventionalStepDirs = new Set<string>();
   /** Real paths of the JSON files met in directories, read once the walk is over. */
@@ -638,6 +642,17 @@ class ManifestWalker {
       if ('text' in read && isObjectNotToolFile(read.text)) this.#addFile(real, display, absolute);
       else this.#unrendered.push(toolFile(display, what));
     });
+  }
+
+  /**
+   * Says which of the hidden directories met hold Kubernetes objects (see
+   * `hidden-directories.ts`), unless one is read all the same (a kustomization lists its file).
+   */
+  async readHiddenDirectories(): Promise<void> {
+    if (this.#hiddenDirs.length === 0) return;
+    const read = new Set([...this.#files.values()].map((file) => file.absolute));
+    const said = await hiddenManifestDirectories(this.fs, this.#hiddenDirs, read);
+    this.#unrendered.push(...said);
   }
 
   /**
@@ -1013,7 +1028,16 @@ class ManifestWalker {
     const directoryName = path.basename(absolute);
     for (const entry of sorted) {
       const name = entry.name;
-      if (name.startsWith('.') || name === 'node_modules') continue;
+      if (name.startsWith('.') || name === 'node_modules') {
+        // Not walked; a hidden one is looked into once the walk is over (`.tekton/`).
+        if (name.startsWith('.') && entry.isDirectory() && !chart && !subcharts) {
+          const hidden = path.join(absolute, name);
+          if (isLookedInto(name) && !this.#isIgnored(hidden, true)) {
+            this.#hiddenDirs.push({ display: path.join(display, name), absolute: hidden });
+          }
+        }
+        continue;
+      }
       // A chart's templates and values are not manifests; its `crds/` and subcharts' are.
       if (chart && name !== HELM_CRDS_DIRECTORY && name !== HELM_SUBCHARTS_DIRECTORY) continue;
       const childDisplay = path.join(display, name);

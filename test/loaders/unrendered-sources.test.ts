@@ -703,6 +703,57 @@ describe('files other tools read by their name', () => {
   });
 });
 
+describe('hidden directories', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-hidden-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = (file: string, text: string) => writeBelow(dir, file, text);
+  const run = (name: string) =>
+    `apiVersion: tekton.dev/v1\nkind: PipelineRun\nmetadata: {name: ${name}}\nspec: {}\n`;
+
+  it("says a hidden directory that holds Kubernetes objects (Pipelines-as-Code's .tekton/), which the walk skips, and checks it when named (review gate5 4)", async () => {
+    await write('.tekton/release.yaml', run('release'));
+    await write('.tekton/push.yaml', run('push'));
+    await write('.tekton/README.md', '# runs\n');
+    await write('.github/dependabot.yml', 'version: 2\nupdates: []\n');
+    await write('.github/workflows/ci.yaml', 'on: push\njobs: {}\n');
+    await write('.skaffold/skaffold.yaml', 'apiVersion: skaffold/v4beta6\nkind: Config\n');
+    await write(
+      'app/.chainsaw-test/chainsaw-test.yaml',
+      'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\n',
+    );
+    await write('app/.chainsaw-test/step.yaml', run('step'));
+    await write('app/.ignored/x.yaml', run('x'));
+    await write('app/.rendered/all.yaml', run('rendered'));
+    await write('app/kustomization.yaml', 'resources: [.rendered/all.yaml]\n');
+    await write('app/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n');
+    await write('.git/HEAD.yaml', run('git'));
+    const tree = await walkManifestTree(['.'], { cwd: dir, ignore: ['.ignored/'] });
+    expect(tree.files.map((f) => f.display)).toEqual(['app/.rendered/all.yaml', 'app/cm.yaml']);
+    const hidden = tree.unrendered.filter((u) => u.kind === 'hidden-directory');
+    expect(hidden.map((u) => [u.path, u.message])).toEqual([
+      [
+        '.tekton',
+        'a hidden directory, which directory walks skip, holding Kubernetes objects (push.yaml, release.yaml); name it to check it: cosi check .tekton',
+      ],
+    ]);
+    expect(formatUnrenderedCounts(tree.unrendered)).toContain(
+      '1 hidden directory holding manifests',
+    );
+    const named = await walkManifestTree(['.tekton'], { cwd: dir });
+    expect(named.files.map((f) => f.display)).toEqual([
+      '.tekton/push.yaml',
+      '.tekton/release.yaml',
+    ]);
+    expect(named.unrendered).toEqual([]);
+  });
+});
+
 describe("a Go package's test data", () => {
   let dir: string;
   beforeEach(async () => {
