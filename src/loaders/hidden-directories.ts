@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import { compareStrings } from '../engine/compare-strings.js';
 import type { FoundFile, ManifestFileSystem } from './manifest-file-system.js';
+import { POLICY_TEST_FILE } from './policy-tests.js';
 import { readManifestFiles } from './read-manifest-files.js';
 import {
   hiddenDirectory,
@@ -28,7 +29,8 @@ export const isLookedInto = (name: string): boolean => !NEVER_LOOKED_INTO.has(na
 /**
  * The set-aside entries of the hidden directories whose YAML files (the directory's own, not its
  * subdirectories') include a Kubernetes object, each naming those files. A directory holding a
- * chainsaw test (`.chainsaw-test/`) is the test's, and is not said; nor is a file of a tool's own
+ * chainsaw test (`.chainsaw-test/`) or a policy test (kyverno's `.kyverno-test/`, hundreds in
+ * kyverno/policies) is the test's, and is not said; nor is a file of a tool's own
  * kind (Skaffold's), nor one read all the same (`read`, absolute paths: a kustomization lists it).
  */
 export async function hiddenManifestDirectories(
@@ -41,7 +43,9 @@ export async function hiddenManifestDirectories(
     let names: string[];
     try {
       const entries = await fs.readdir(dir.absolute);
-      if (entries.some((entry) => isChainsawTestFile(entry.name))) continue;
+      if (entries.some(({ name }) => isChainsawTestFile(name) || POLICY_TEST_FILE.test(name))) {
+        continue;
+      }
       names = entries
         .filter((entry) => entry.isFile() && YAML_NAME.test(entry.name))
         .filter((entry) => !read.has(path.join(dir.absolute, entry.name)))

@@ -728,6 +728,11 @@ describe('hidden directories', () => {
       'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\n',
     );
     await write('app/.chainsaw-test/step.yaml', run('step'));
+    await write(
+      'policy/.kyverno-test/kyverno-test.yaml',
+      'apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\n',
+    );
+    await write('policy/.kyverno-test/resource.yaml', run('resource'));
     await write('app/.ignored/x.yaml', run('x'));
     await write('app/.rendered/all.yaml', run('rendered'));
     await write('app/kustomization.yaml', 'resources: [.rendered/all.yaml]\n');
