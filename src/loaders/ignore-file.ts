@@ -30,6 +30,18 @@ export async function readIgnoreFile(dir: string): Promise<string[]> {
 export const SCENARIO_FILE_PATTERNS = ['*.cosi-test.yaml', '*.cosi-test.yml'] as const;
 
 /**
+ * A pattern written from the working directory (`./vendor`, `!./vendor/keep.yaml`) as git's
+ * syntax anchors it there (`/vendor`): in a `.gitignore`, `./vendor` matches nothing, and
+ * `--ignore ./vendor` skipped nothing without a word. Any other pattern is as written.
+ */
+export function anchoredPattern(pattern: string): string {
+  const negated = pattern.startsWith('!');
+  const body = negated ? pattern.slice(1) : pattern;
+  if (!body.startsWith('./')) return pattern;
+  return `${negated ? '!' : ''}/${body.slice(2).replace(/^(?:\.\/)+/, '')}`;
+}
+
+/**
  * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory, then
  * `--ignore`.
  */
@@ -39,7 +51,7 @@ export async function ignorePatterns(options: {
 }): Promise<string[]> {
   return [
     ...SCENARIO_FILE_PATTERNS,
-    ...(await readIgnoreFile(options.cwd)),
-    ...(options.ignore ?? []),
+    ...(await readIgnoreFile(options.cwd)).map(anchoredPattern),
+    ...(options.ignore ?? []).map(anchoredPattern),
   ];
 }

@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readIgnoreFile } from '../../src/loaders/ignore-file.js';
+import { ignorePatterns, readIgnoreFile } from '../../src/loaders/ignore-file.js';
+import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+import { writeBelow } from '../support/write-below.js';
 
 describe('readIgnoreFile', () => {
   let dir: string;
@@ -21,5 +23,25 @@ describe('readIgnoreFile', () => {
 
   it('reads no pattern when there is no file', async () => {
     expect(await readIgnoreFile(dir)).toEqual([]);
+  });
+
+  it('reads a pattern written from the working directory (./vendor) as anchored there, in --ignore and .cosiignore alike (review gate5 7)', async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`;
+    await writeBelow(dir, 'vendor/a.yaml', cm('a'));
+    await writeBelow(dir, 'vendor/keep.yaml', cm('keep'));
+    await writeBelow(dir, 'build/b.yaml', cm('b'));
+    await writeBelow(dir, 'app/vendor/c.yaml', cm('c'));
+    await writeBelow(dir, 'app/d.yaml', cm('d'));
+    await writeFile(path.join(dir, '.cosiignore'), './build/\n');
+    const ignore = await ignorePatterns({
+      cwd: dir,
+      ignore: ['./vendor/*', '!./vendor/keep.yaml'],
+    });
+    const tree = await walkManifestTree(['.'], { cwd: dir, ignore });
+    expect(tree.files.map((f) => f.display)).toEqual([
+      'app/d.yaml',
+      'app/vendor/c.yaml',
+      'vendor/keep.yaml',
+    ]);
   });
 });
