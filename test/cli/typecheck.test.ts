@@ -90,6 +90,27 @@ describe.each(COMPILERS)('cosi check --typecheck with $name', { timeout: 120_000
     expect((await cli(['check'], { cwd: dir })).code).toBe(0);
   });
 
+  it("shows the whole advice of create()'s refusal of a draft made without its spec", async () => {
+    await starterProject({ typescript: compiler.package });
+    const config = path.join(dir, 'cosi.config.ts');
+    await writeFile(
+      config,
+      `${await readFile(config, 'utf8')}
+const Specless = defineResource<{ size: number }>({ type: 'Speclesses.example.org' });
+export const store = (state: import('cosi').State) => state.create(Specless.create('x'));
+`,
+    );
+    const check = await cli(['check', '--typecheck'], { cwd: dir });
+    expect(check.stdout).toMatch(
+      /^cosi\.config\.ts:\d+:\d+: error\[type-error\]: .*SpeclessDraft/m,
+    );
+    expect(check.stdout).toContain(
+      'left without a spec: give create() one, use modify(), or add a defaultSpec"',
+    );
+    expect(check.stdout).not.toContain('characters)');
+    expect(check.code).toBe(1);
+  });
+
   it('type-checks a config that does not load as well: its type errors are beside the config error', async () => {
     await starterProject({ typescript: compiler.package });
     const line = await plantTypeError();

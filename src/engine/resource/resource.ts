@@ -34,9 +34,11 @@ declare const specOmitted: unique symbol;
  * A draft made without its spec (`create(id)` of a type whose spec has required fields and no
  * `defaultSpec`): its spec is `{}`, whatever `S` says. Good as the `empty` of a `modify`, whose
  * updater fills it in; `create` refuses it at compile time, as a stored `{}` would read as `S`.
+ * The refusal quotes the text below: at most 78 characters, so that `cosi check --typecheck`,
+ * which cuts a quoted value longer than 80, shows it whole.
  */
 export type SpeclessDraft<S> = Draft<S> & {
-  readonly [specOmitted]?: 'its spec was left out: give create() the spec, write it with modify(), or give the type a defaultSpec';
+  readonly [specOmitted]?: 'left without a spec: give create() one, use modify(), or add a defaultSpec';
 };
 
 /** What `create` stores: a draft or resource with its spec (not a {@link SpeclessDraft}). */
