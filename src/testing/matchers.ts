@@ -7,6 +7,7 @@ import {
   expectResource,
   type FindingQuery,
 } from './assertions.js';
+import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
 
 /** What a jest / vitest matcher answers. */
@@ -28,13 +29,13 @@ export const cosiMatchers = {
   async toHaveResource(
     this: { readonly isNot?: boolean },
     project: TestProject,
-    type: string,
+    type: TypeRef,
     id: string,
     partialSpec: unknown = {},
     options: ResourceOptions = {},
   ): Promise<MatcherResult> {
     // `not` passes on any failure: one of a type or namespace never had must not be it.
-    if (this.isNot === true) await project.absentPointer(type, id, options);
+    if (this.isNot === true) await project.absentPointer(typeName(type), id, options);
     const failure = await failureOf(() => expectResource(project, type, id, partialSpec, options));
     const pointer = project.pointer(type, id, options);
     return {
@@ -69,10 +70,14 @@ export const cosiMatchers = {
 
 /** The matchers as a type, to declare them to a runner's `expect`; `R` is what they return. */
 export interface CosiMatchers<R = unknown> {
-  toHaveResource(
-    type: string,
+  /**
+   * `type` is any alias or the `defineResource` handle, whose spec type then types
+   * `partialSpec`, as {@link expectResource}'s does.
+   */
+  toHaveResource<S = unknown>(
+    type: TypeRef<S>,
     id: string,
-    partialSpec?: unknown,
+    partialSpec?: SpecExpectation<NoInfer<S>>,
     options?: ResourceOptions,
   ): Promise<R>;
   toConverge(): R;

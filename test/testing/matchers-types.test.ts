@@ -13,8 +13,11 @@ const VITEST_5 = 'vitest@5.1.2';
 
 /** A user's test of a project, typed against cosi's built declarations and vitest's. */
 const USER_TEST = `import { expect } from 'vitest';
+import { defineResource } from 'cosi';
 import 'cosi/testing/matchers';
 import { createTestProject } from 'cosi/testing';
+
+const NetworkConfig = defineResource<{ bridge: string }>({ type: 'NetworkConfigs.example.org' });
 
 const project = await createTestProject({ manifests: 'manifests' });
 expect(await project.converge()).toConverge();
@@ -25,8 +28,13 @@ await expect(project).toHaveFinding({ code: 'reconcile-failed' });
 await expect(Promise.resolve(project)).resolves.toHaveResource('Deployment', 'shop');
 // @ts-expect-error not a matcher
 expect(project).toHaveResources('Deployment');
-// @ts-expect-error a type is a string
+// @ts-expect-error a type is a string or a type's handle
 await expect(project).toHaveResource(1, 'shop');
+// The handle, as every call that names a type takes it, types the expected spec.
+await expect(project).toHaveResource(NetworkConfig, 'web-1', { bridge: 'br-debian' });
+await expect(project).not.toHaveResource(NetworkConfig, 'web-9');
+// @ts-expect-error \`bridg\` is not a field of a NetworkConfig's spec
+await expect(project).toHaveResource(NetworkConfig, 'web-1', { bridg: 'br-debian' });
 `;
 
 /** A user's project in `dir` typed against this repository's cosi, with its test file. */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineResource } from '../../src/index.js';
 import '../../src/testing/register-matchers.js';
 import { createTestProject, type TestProject } from '../../src/testing/index.js';
 
@@ -28,6 +29,19 @@ describe('the matchers cosi/testing/matchers registers on vitest', () => {
 
   it('not.toHaveResource fails on a type the project never had, rather than passing', async () => {
     await expect(expect(p).not.toHaveResource('Counters.example.og', 'start')).rejects.toThrow(
+      'is not registered and no resource of it has existed',
+    );
+  });
+
+  it("toHaveResource takes the type's handle, as every call that names a type does", async () => {
+    const Counter = defineResource<{ value: number }>({ type: 'Counters.test.cosi.dev' });
+    await expect(p).toHaveResource(Counter, 'start', { value: 1 });
+    await expect(p).not.toHaveResource(Counter, 'nine');
+    await expect(expect(p).not.toHaveResource(Counter, 'start')).rejects.toThrow(
+      'not to exist with that spec, but it does',
+    );
+    const Misspelt = defineResource({ type: 'Counters.example.og' });
+    await expect(expect(p).not.toHaveResource(Misspelt, 'start')).rejects.toThrow(
       'is not registered and no resource of it has existed',
     );
   });
