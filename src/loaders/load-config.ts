@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import type * as Jiti from 'jiti';
 import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
+import { missingModuleOf, missingModuleProblem, wrongEntryPointHint } from './cosi-import-hints.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { findConfigKeysInFile } from './config-key-site.js';
@@ -397,23 +398,28 @@ function describeLoadError(
     // Node's module-not-found error lists the importers: the place below says which one.
     .replace(/\nRequire stack:\n(?:- .*(?:\n|$))*/, '')
     .trimEnd();
-  const missing = /^(\w+) is not a function$/.exec(message)?.[1];
+  const missing = /^(\w+) is not a (?:function|constructor)$/.exec(message)?.[1];
   const cosi = modules?.cosi;
-  if (missing !== undefined && typeof cosi === 'object' && cosi !== null && !(missing in cosi)) {
-    const guess = didYouMean(missing, Object.keys(cosi));
+  const exported = typeof cosi === 'object' && cosi !== null ? cosi : undefined;
+  if (missing !== undefined && exported !== undefined && !(missing in exported)) {
+    const guess = didYouMean(missing, Object.keys(exported));
     message = `${missing} is not exported by 'cosi'${guess ? ` (did you mean ${guess}?)` : ''}`;
   }
+  const missingModule = missingModuleOf(message);
+  message = (missingModule && missingModuleProblem(missingModule)) ?? message;
   let problem = `cannot load the config: ${message}`;
   const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
   if (frame === undefined) return { problem };
   const unbound = /^(\w+) is not defined$/.exec(message)?.[1];
-  if (unbound !== undefined && typeof cosi === 'object' && cosi !== null && unbound in cosi) {
-    problem += misspeltImportHint(frame.file, unbound, Object.keys(cosi));
+  if (unbound !== undefined && exported !== undefined && unbound in exported) {
+    problem += misspeltImportHint(frame.file, unbound, Object.keys(exported));
+  }
+  if (missing !== undefined && exported !== undefined && missing in exported) {
+    problem += wrongEntryPointHint(frame.file, missing);
   }
   // In the config itself: its position (a module that is not there: where it is named, which
   // the transpiled code's frame only comes near); in a module it imports: named in the message.
   if (frame.file === file) {
-    const missingModule = /^Cannot find module '([^']+)'/.exec(message)?.[1];
     const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
     return { problem, ...(named ?? { line: frame.line, col: columnIn(file, frame, message) }) };
   }

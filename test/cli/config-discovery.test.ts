@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -196,6 +196,58 @@ describe('mistakes in the config', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^cosi: cosi\.config\.ts:4:\d+: cannot load the config: createTransformControler is not exported by 'cosi' \(did you mean createTransformController\?\)$/m,
+    );
+  });
+
+  it("an import of a module cosi does not have names cosi's modules, at the import", async () => {
+    const config = (from: string): string =>
+      `import { defineConfig } from 'cosi';\nimport { readManifests } from '${from}';\nexport default defineConfig({ controllers: [] });\nvoid readManifests;\n`;
+    const modules = "it has 'cosi', 'cosi/loaders', 'cosi/testing' and 'cosi/testing/matchers'";
+    // No cosi in the project: Node cannot find the module at all.
+    const bare = await apply(config('cosi/loader'));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(
+      `cosi: cosi.config.ts:2:31: cannot load the config: 'cosi/loader' is not one of cosi's modules (did you mean 'cosi/loaders'?): ${modules}`,
+    );
+    // cosi installed: Node refuses a subpath its package.json does not export.
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(REPO, path.join(dir, 'node_modules/cosi'), 'dir');
+    const installed = await apply(config('cosi/loader'));
+    expect(installed.stderr).toContain(
+      `cosi: cosi.config.ts:2:31: cannot load the config: 'cosi/loader' is not one of cosi's modules (did you mean 'cosi/loaders'?): ${modules}`,
+    );
+    expect(installed.stderr).not.toContain('package.json');
+    const cosy = await apply(config('cosy'));
+    expect(cosy.stderr).toContain(
+      "cosi: cosi.config.ts:2:31: cannot load the config: Cannot find module 'cosy' (did you mean 'cosi'?)",
+    );
+  });
+
+  it("one of cosi's other modules with no cosi installed says that only 'cosi' is given", async () => {
+    const r = await apply(
+      "import { createTestProject } from 'cosi/testing';\nexport default { controllers: [] };\nvoid createTestProject;\n",
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "cosi: cosi.config.ts:1:35: cannot load the config: Cannot find module 'cosi/testing': only 'cosi' comes from the cosi that runs the config; its other modules need cosi installed in the project (as cosi init's last lines say)\n",
+    );
+  });
+
+  it("a name of 'cosi' imported from another of its modules names the module to import it from", async () => {
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(REPO, path.join(dir, 'node_modules/cosi'), 'dir');
+    const r = await apply(
+      [
+        "import { defineConfig, defineResource } from 'cosi/testing';",
+        '',
+        "const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });",
+        'export default defineConfig({ definitions: [VM] });',
+        '',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^cosi: cosi\.config\.ts:3:\d+: cannot load the config: defineResource is not a function \(its import names defineResource from 'cosi\/testing', which does not export it: import it from 'cosi'\)$/m,
     );
   });
 
