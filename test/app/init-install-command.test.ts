@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { installCommand } from '../../src/app/init/install-command.js';
+import { dependsOnTypescript, installCommand } from '../../src/app/init/install-command.js';
 
 const OWN = { hasPackageJson: true };
 const NONE = { hasPackageJson: false };
@@ -54,6 +54,20 @@ describe('the install line cosi init ends with', () => {
         npxTarball: '/home/me/dl/cosi-0.1.0.tgz',
       }),
     ).toBe('npm init -y && npm install --save-dev /home/me/dl/cosi-0.1.0.tgz typescript');
+  });
+
+  it('leaves out TypeScript when the project depends on it already, and the line when nothing is left', () => {
+    const withTypescript = { ...OWN, hasTypescript: true };
+    expect(installCommand('/home/me/proj', '/home/me/src/cosi', withTypescript)).toBe(
+      'npm install --save-dev /home/me/src/cosi',
+    );
+    expect(
+      installCommand('/home/me/proj', '/home/me/proj/node_modules/cosi', withTypescript),
+    ).toBeUndefined();
+    expect(dependsOnTypescript('{ "devDependencies": { "typescript": "^7.0.2" } }')).toBe(true);
+    expect(dependsOnTypescript('{ "dependencies": { "typescript": "5.9.3" } }')).toBe(true);
+    expect(dependsOnTypescript('{ "devDependencies": { "typescript-eslint": "8" } }')).toBe(false);
+    expect(dependsOnTypescript('{ not json')).toBe(false);
   });
 
   it('quotes a path the shell would split', () => {

@@ -213,6 +213,18 @@ describe('cosi init', { timeout: 60_000 }, () => {
     60_000,
   );
 
+  it('does not tell to install the TypeScript that the project depends on already', async () => {
+    await mkdir(path.join(dir, 'proj'));
+    await writeFile(
+      path.join(dir, 'proj/package.json'),
+      '{ "name": "proj", "devDependencies": { "typescript": "^7.0.2" } }\n',
+    );
+    const init = await cli(['init', 'proj'], { cwd: dir });
+    expect(init.code).toBe(0);
+    const line = init.stdout.split('\n').find((l) => l.includes('npm install'));
+    expect(line?.trim()).toBe(`npm install --save-dev ${REPO}`);
+  });
+
   it('ends with an install line of this cosi (not on the registry) that works: npx cosi runs it', async () => {
     const init = await cli(['init', 'proj'], { cwd: dir });
     expect(init.code).toBe(0);

@@ -13,7 +13,8 @@ import * as path from 'node:path';
  * global install), is no place to depend on: npm clears the cache, and the other package's
  * reinstall or removal breaks the link (and its dependencies are that package's). The line then
  * names the package to install, the tarball cosi came as, instead: npx's own when it says which
- * (`npm_config_package`), else a placeholder.
+ * (`npm_config_package`), else a placeholder. TypeScript is left out when the project's
+ * `package.json` already depends on it, and the line is `undefined` when nothing is left.
  *
  * @example
  * installCommand('/home/me/proj', '/home/me/src/cosi', { hasPackageJson: true })
@@ -24,21 +25,25 @@ export function installCommand(
   cosiRoot: string,
   {
     hasPackageJson,
+    hasTypescript = false,
     npxTarball,
   }: {
     readonly hasPackageJson: boolean;
+    /** Whether the project's `package.json` lists `typescript` among its dependencies. */
+    readonly hasTypescript?: boolean;
     /** The tarball npx was given (`npx --package ./cosi-0.1.0.tgz`), absolute, when known. */
     readonly npxTarball?: string;
   },
-): string {
+): string | undefined {
   const project = path.resolve(projectDir);
   const root = path.resolve(cosiRoot);
   const modules = path.dirname(root);
   const inModules = path.basename(modules) === 'node_modules';
   const owner = path.dirname(modules);
   const init = hasPackageJson ? '' : 'npm init -y && ';
+  const typescript = hasTypescript ? '' : ' typescript';
   if (inModules && (owner === project || (hasPackageJson && isWithin(project, owner)))) {
-    return 'npm install --save-dev typescript';
+    return hasTypescript ? undefined : 'npm install --save-dev typescript';
   }
   const cached = root.split(path.sep).includes('_npx');
   const cosi = cached
@@ -48,7 +53,20 @@ export function installCommand(
     : inModules
       ? '<the cosi .tgz you installed>'
       : shellWord(root);
-  return `${init}npm install --save-dev ${cosi} typescript`;
+  return `${init}npm install --save-dev ${cosi}${typescript}`;
+}
+
+/** Whether a package.json's text lists `typescript` in its dependencies or devDependencies. */
+export function dependsOnTypescript(packageJson: string): boolean {
+  try {
+    const manifest = JSON.parse(packageJson) as Record<string, unknown>;
+    return ['dependencies', 'devDependencies'].some((key) => {
+      const deps = manifest[key];
+      return typeof deps === 'object' && deps !== null && 'typescript' in deps;
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** `word` as one word of a POSIX shell's line: quoted when it has more than plain characters. */

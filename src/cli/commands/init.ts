@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installCommand, shellWord } from '../../app/init/install-command.js';
+import { dependsOnTypescript, installCommand, shellWord } from '../../app/init/install-command.js';
 import { keptTsconfigProblem } from '../../app/init/kept-tsconfig.js';
 import { starterFilesFor } from '../../app/init/repository-ci-job.js';
 import {
@@ -27,13 +27,17 @@ export const initCommand: CliCommand<[string], InitResult> = {
   define: defineInit,
   run: init,
   render: (io, { result }) => {
+    const packageJson = readIfThere(path.resolve(io.cwd, result.dir, 'package.json'));
     const steps = [
       ...(result.dir === '.' ? [] : [`cd ${shellWord(result.dir)}`]),
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
-      installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
-        hasPackageJson: existsSync(path.resolve(io.cwd, result.dir, 'package.json')),
-        ...npxTarball(io),
-      }),
+      ...[
+        installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
+          hasPackageJson: packageJson !== undefined,
+          hasTypescript: packageJson !== undefined && dependsOnTypescript(packageJson),
+          ...npxTarball(io),
+        }),
+      ].filter((line) => line !== undefined),
       'npx cosi check --expect expected --typecheck   # what the CI job runs',
       'npx cosi get appconfig                         # what the controller made',
     ];
@@ -82,5 +86,14 @@ async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> 
       throw new CliError(`init: cannot write the project: ${(error as Error).message}`);
     }
     throw error;
+  }
+}
+
+/** A file's text, or `undefined` when it cannot be read (it is not there). */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
