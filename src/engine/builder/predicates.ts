@@ -52,8 +52,9 @@ export function newPredicateFuncs<O extends ObjectLike = ObjectLike>(
 const specOf = (object: ObjectLike): unknown => (object as { spec?: unknown }).spec;
 
 /**
- * Passes updates whose spec changed (deeply) or whose phase changed, the analogue of
- * `GenerationChangedPredicate`: writes that touch only other metadata are dropped. The start of a
+ * Passes updates whose spec changed (deeply) or whose phase changed, a write of the spec's
+ * `status` too, which {@link generationChanged} (controller-runtime's `GenerationChangedPredicate`)
+ * drops. Writes that touch only other metadata are dropped. The start of a
  * teardown passes, as the API server bumps the generation when it sets `deletionTimestamp`
  * (`rest.BeforeDelete`), so a controller that holds a finalizer sees it. Creates, deletes and
  * generic events pass. On a metadata-only watch there is no spec, so only a phase change passes.
