@@ -101,6 +101,19 @@ describe('generationChanged', () => {
     });
     expect(partial).toBe(true);
   });
+
+  it('drops the status write that specChanged passes (the difference the docs name)', async () => {
+    const state = createInMemoryState();
+    const pointer = { namespace: 'default', type: 'WebApps.kro.run', id: 'blog' };
+    type Body = { spec: { replicas: number }; status?: { ready: number } };
+    const old = await state.create(newResource<Body>(pointer, { spec: { replicas: 1 } }));
+    const next = await state.modifyWithResult(
+      newResource<Body>(pointer, { spec: { replicas: 0 } }),
+      (d) => void (d.spec.status = { ready: 1 }),
+    );
+    expect(generationChanged.update({ objectOld: old, objectNew: next })).toBe(false);
+    expect(specChanged.update({ objectOld: old, objectNew: next })).toBe(true);
+  });
 });
 
 describe('specChanged', () => {
