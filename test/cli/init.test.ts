@@ -213,6 +213,18 @@ describe('cosi init', { timeout: 60_000 }, () => {
     60_000,
   );
 
+  it('--help names every file init writes', async () => {
+    const help = await cli(['init', '--help']);
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    for (const file of STARTER_FILES) {
+      // expected/Apps.example.org.yaml is 'the golden tree ... (expected/)', the CI job's file
+      // '.github/workflows'.
+      const named = /^[^/]+\//.exec(file.path)?.[0] ?? file.path;
+      expect(text, file.path).toContain(named === '.github/' ? '.github/workflows' : named);
+    }
+  });
+
   it('does not tell to install the TypeScript that the project depends on already', async () => {
     await mkdir(path.join(dir, 'proj'));
     await writeFile(

@@ -10,12 +10,14 @@ export function defineInit(): Command {
     .summary('write a starter project that passes cosi check')
     .description(
       'Writes a starter project into <dir> (default: the working directory): cosi.config.ts with ' +
-        'a type and one controller and the manifests it names, a manifest, the golden tree of ' +
+        'a type and one controller and the manifests it names, a manifest (manifests/apps.yaml), the golden tree of ' +
         'the converged state (expected/) and a GitHub Actions job that checks both (in a git ' +
         "repository whose root is above <dir>, the job goes to the root's .github/workflows, " +
-        'where GitHub reads it, and runs in <dir>). It passes ' +
-        '`cosi check --expect expected` as written. Existing files are never overwritten: if ' +
-        'any of them is there, nothing is written.',
+        'where GitHub reads it, and runs in <dir>); and, unless <dir> has them, a .cosiignore ' +
+        '(so that a walk of the project does not read expected/ as manifests) and a ' +
+        'tsconfig.json for the config. It passes `cosi check --expect expected` as written. ' +
+        'Existing files are never overwritten: if any of the others is there, nothing is ' +
+        'written.',
     )
     .argument('[dir]', 'the project directory (made if missing)', '.')
     .addHelpText(
