@@ -90,7 +90,10 @@ describe('cosi test', () => {
 
   it('exits 2 when there is no scenario to run', async () => {
     const { code, stdout } = await cli(['test', 'fixtures/minimal']);
-    expect(stdout).toContain('no scenario files (*.cosi-test.yaml) found');
+    // What to write, where to read of it: a fresh cosi init project has none yet.
+    expect(stdout).toContain(
+      'no scenario files (*.cosi-test.yaml) found below fixtures/minimal: write one, a YAML file of name, steps (apply, edit, expect, ...) and, unless the config names them, manifests (cosi\'s docs/testing.md, "Scenarios: cosi test")',
+    );
     expect(code).toBe(2);
   });
 });

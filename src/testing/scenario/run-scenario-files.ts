@@ -52,8 +52,16 @@ export async function runScenarioFiles(
   }
   if (found.files.length === 0 && found.missing.length === 0) {
     broken = true;
+    const below = paths.length === 0 ? 'the working directory' : paths.join(', ');
     cases.push(
-      brokenCase('(input)', [invalid('', 0, 0, 'no scenario files (*.cosi-test.yaml) found')]),
+      brokenCase('(input)', [
+        invalid(
+          '',
+          0,
+          0,
+          `no scenario files (*.cosi-test.yaml) found below ${below}: write one, a YAML file of name, steps (apply, edit, expect, ...) and, unless the config names them, manifests (cosi's docs/testing.md, "Scenarios: cosi test")`,
+        ),
+      ]),
     );
   }
   // Every file is read and parsed first: the scenarios then run in one go, and their cases are
