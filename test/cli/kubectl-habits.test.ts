@@ -249,6 +249,27 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     );
   });
 
+  it('a misspelt long flag given with its value after = names the flag meant, as given alone', async () => {
+    const refused = async (args: string[]): Promise<string> => {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      return r.stderr;
+    };
+    // kubectl's docs write --sort-by=.metadata.name: commander suggested only for --sortby alone.
+    expect(await refused(['get', 'vm', ...EXAMPLE, '--sortby=.spec.cpus'])).toBe(
+      "cosi: unknown option '--sortby=.spec.cpus'\n(Did you mean --sort-by?)\n",
+    );
+    expect(await refused(['get', 'vm', ...EXAMPLE, '--sortby', '.spec.cpus'])).toBe(
+      "cosi: unknown option '--sortby'\n(Did you mean --sort-by?)\n",
+    );
+    expect(await refused(['check', '--expected=expected', 'fixtures/minimal'])).toBe(
+      "cosi: unknown option '--expected=expected'\n(Did you mean --expect?)\n",
+    );
+    expect(await refused(['get', 'vm', ...EXAMPLE, '--zzzzzz=1'])).toBe(
+      "cosi: unknown option '--zzzzzz=1'\n",
+    );
+  });
+
   it('--no-headers over several types prints no blank line between them, as kubectl', async () => {
     // kubectl's get.go separates groups only when they have a header: `| while read` and
     // `wc -l` then see one row per resource (review cli3 M3).
