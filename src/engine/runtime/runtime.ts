@@ -192,9 +192,17 @@ export class Runtime {
    * validated first (unique names, one exclusive writer per type and no shared one beside it, no
    * duplicate inputs); if anything is wrong nothing is registered.
    *
-   * @throws RegistrationError listing every problem.
+   * @throws RegistrationError listing every problem, or saying the runtime is stopped: a stopped
+   *   runtime runs nothing, so a controller given to it would never (or, started, wrongly) run.
    */
   async register(...controllers: AnyController[]): Promise<void> {
+    this.#refuseWhenStopped(
+      () =>
+        controllers
+          .map((c) => JSON.stringify((c as Partial<AnyController> | null)?.name))
+          .join(', '),
+      'cannot register controllers',
+    );
     const problems = this.#db.validate(controllers);
     if (problems.length > 0) throw new RegistrationError(problems);
     const added: Adapter[] = [];
@@ -220,9 +228,10 @@ export class Runtime {
    * resources already there of a new primary input are queued, and its changes routed from now on.
    *
    * @throws RegistrationError when `name` is no registered queue controller, or an input is
-   *   refused (a duplicate, a kind a queue controller cannot have).
+   *   refused (a duplicate, a kind a queue controller cannot have), or the runtime is stopped.
    */
   async addInputs(name: string, inputs: readonly Input<QInputKind>[]): Promise<void> {
+    this.#refuseWhenStopped(() => JSON.stringify(name), 'cannot add inputs');
     const adapter = this.#adapters.get(name);
     if (!(adapter instanceof QControllerAdapter)) {
       throw new RegistrationError([`${JSON.stringify(name)} is no registered queue controller`]);
@@ -244,6 +253,17 @@ export class Runtime {
     pending: readonly AnyController[] = [],
   ): string[] {
     return this.#db.validate(controllers, pending);
+  }
+
+  /** Throws a {@link RegistrationError} once {@link stop} was called: a stopped runtime stays stopped. */
+  #refuseWhenStopped(what: () => string, refused: string): void {
+    if (!this.#abort.signal.aborted) return;
+    throw new RegistrationError(
+      [
+        `${what() || 'nothing'}: the runtime is stopped (stop() was called); a stopped runtime runs nothing and cannot be started again: create a new runtime`,
+      ],
+      refused,
+    );
   }
 
   /** Watches every input and starts every controller. Idempotent. */

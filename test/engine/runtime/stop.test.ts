@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createInMemoryState,
   createRuntime,
+  RegistrationError,
   SimulatedClock,
   type Controller,
   type QController,
@@ -215,5 +216,47 @@ describe('Runtime.stop', () => {
     await until(() => events.length > 2);
     expect(events).toEqual(['pass-start', 'stopped', 'refused: controller-stopped']);
     expect(await h.state.list(Str.kind())).toEqual([]);
+  });
+
+  it('refuses a controller registered after it, which would otherwise start and write', async () => {
+    h = createHarness();
+    await h.runtime.converge();
+    await h.runtime.stop();
+    let runs = 0;
+    const late: Controller = {
+      name: 'Late',
+      inputs: [],
+      outputs: [{ type: Str.type, kind: 'exclusive' }],
+      async run(rt) {
+        runs++;
+        await rt.modify(Str.create('late'), (draft) => {
+          draft.spec.value = 'after stop';
+        });
+      },
+    };
+    const refused = await h.runtime.register(late).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(RegistrationError);
+    expect((refused as Error).message).toBe(
+      'cannot register controllers:\n  - "Late": the runtime is stopped (stop() was called); a stopped runtime runs nothing and cannot be started again: create a new runtime',
+    );
+    expect(h.runtime.controllerNames()).toEqual([]);
+    // What a started controller would have written has had every chance to land.
+    await h.runtime.converge();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(0);
+    expect(await h.state.list(Str.kind())).toEqual([]);
+  });
+
+  it('refuses new inputs of a queue controller after it', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    await h.runtime.register(waitingQ(Promise.resolve(), events));
+    await h.runtime.stop();
+    await expect(
+      h.runtime.addInputs('Waiting', [{ namespace: 'other', type: Int.type, kind: 'primary' }]),
+    ).rejects.toThrow(/^cannot add inputs:\n {2}- "Waiting": the runtime is stopped/);
   });
 });
