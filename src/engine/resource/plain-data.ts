@@ -6,6 +6,8 @@
  * asks for a draft.
  */
 
+import { explainOverflow } from './data-cycle.js';
+
 /** A value made read-only all the way down. */
 export type DeepReadonly<T> = T extends (infer E)[]
   ? readonly DeepReadonly<E>[]
@@ -13,29 +15,81 @@ export type DeepReadonly<T> = T extends (infer E)[]
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
     : T;
 
-// The walks below go over own keys with `for...in` and a `hasOwnProperty` check rather than
-// `Object.keys`: the same keys in the same order, without an array allocated per object walked
-// (a good part of what storing a small resource allocated).
+// Each helper is a recursive walk behind a guard: data that refers to itself (a spec holding
+// itself, an array its own item) would otherwise recurse until the stack overflows, and the
+// caller be told only `Maximum call stack size exceeded`. The guard costs nothing until then.
 
 /** Freezes a value and everything reachable from it; returns the same value. */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) {
-    for (const item of value) deepFreeze(item);
-  } else {
-    const record = value as Record<string, unknown>;
-    for (const key in record)
-      if (Object.prototype.hasOwnProperty.call(record, key)) deepFreeze(record[key]);
+  try {
+    return deepFreezeWalk(value);
+  } catch (error) {
+    throw explainOverflow(error, value);
   }
-  return Object.freeze(value);
 }
 
 /** A mutable deep copy of plain data. Dates are copied; other class instances are shared. */
 export function deepClone<T>(value: T): T {
+  try {
+    return deepCloneWalk(value);
+  } catch (error) {
+    throw explainOverflow(error, value);
+  }
+}
+
+/** A frozen deep copy of plain data, in one pass (see {@link freezeCopyWalk}). */
+export function freezeCopy<T>(value: T): T {
+  try {
+    return freezeCopyWalk(value);
+  } catch (error) {
+    throw explainOverflow(error, value);
+  }
+}
+
+/**
+ * `next` frozen, sharing what equals `prev`'s, or `prev` itself when the two are equal (see
+ * {@link freezeSharingWalk}).
+ */
+export function freezeSharing<T>(next: T, prev: unknown): T {
+  try {
+    return freezeSharingWalk(next, prev);
+  } catch (error) {
+    throw explainOverflow(error, next, prev);
+  }
+}
+
+/** Structural equality of plain data; key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  try {
+    return deepEqualWalk(a, b);
+  } catch (error) {
+    throw explainOverflow(error, a, b);
+  }
+}
+
+// The walks below go over own keys with `for...in` and a `hasOwnProperty` check rather than
+// `Object.keys`: the same keys in the same order, without an array allocated per object walked
+// (a good part of what storing a small resource allocated).
+
+/** The walk of {@link deepFreeze}. */
+function deepFreezeWalk<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    for (const item of value) deepFreezeWalk(item);
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key in record)
+      if (Object.prototype.hasOwnProperty.call(record, key)) deepFreezeWalk(record[key]);
+  }
+  return Object.freeze(value);
+}
+
+/** The walk of {@link deepClone}. */
+function deepCloneWalk<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = deepClone(value[i]);
+    for (let i = 0; i < value.length; i++) out[i] = deepCloneWalk(value[i]);
     return out as T;
   }
   if (value instanceof Date) return new Date(value.getTime()) as T;
@@ -45,7 +99,7 @@ export function deepClone<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key in record)
     if (Object.prototype.hasOwnProperty.call(record, key))
-      defineOwn(out, key, deepClone(record[key]));
+      defineOwn(out, key, deepCloneWalk(record[key]));
   return out as T;
 }
 
@@ -54,22 +108,22 @@ export function deepClone<T>(value: T): T {
  * without the intermediate mutable copy. A value that is already frozen is shared, not copied:
  * as in {@link deepFreeze}, frozen means frozen all the way down (what the state stores is).
  */
-export function freezeCopy<T>(value: T): T {
+function freezeCopyWalk<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = freezeCopy(value[i]);
+    for (let i = 0; i < value.length; i++) out[i] = freezeCopyWalk(value[i]);
     return Object.freeze(out) as T;
   }
   if (value instanceof Date) return Object.freeze(new Date(value.getTime())) as T;
   const proto: unknown = Object.getPrototypeOf(value);
   // A class instance is shared by deepClone and frozen in place by deepFreeze: the same here.
-  if (!isPlainPrototype(proto)) return deepFreeze(value);
+  if (!isPlainPrototype(proto)) return deepFreezeWalk(value);
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key in record)
     if (Object.prototype.hasOwnProperty.call(record, key))
-      defineOwn(out, key, freezeCopy(record[key]));
+      defineOwn(out, key, freezeCopyWalk(record[key]));
   return Object.freeze(out) as T;
 }
 
@@ -80,18 +134,18 @@ export function freezeCopy<T>(value: T): T {
  * (frozen) subtree. One walk instead of an equality check and a freeze, and versions of a resource
  * share what did not change between them.
  */
-export function freezeSharing<T>(next: T, prev: unknown): T {
+function freezeSharingWalk<T>(next: T, prev: unknown): T {
   if (typeof next !== 'object' || next === null) return sameValue(next, prev) ? (prev as T) : next;
   if (next === prev) return next;
   if (Object.isFrozen(next) || typeof prev !== 'object' || prev === null) {
-    return deepEqual(next, prev) ? (prev as T) : deepFreeze(next);
+    return deepEqualWalk(next, prev) ? (prev as T) : deepFreezeWalk(next);
   }
   if (Array.isArray(next)) {
-    if (!Array.isArray(prev)) return deepFreeze(next);
+    if (!Array.isArray(prev)) return deepFreezeWalk(next);
     let same = next.length === prev.length;
     for (let i = 0; i < next.length; i++) {
       const child: unknown = next[i];
-      const shared = i < prev.length ? freezeSharing(child, prev[i]) : deepFreeze(child);
+      const shared = i < prev.length ? freezeSharingWalk(child, prev[i]) : deepFreezeWalk(child);
       if (shared !== child) next[i] = shared;
       if (same && !sameValue(shared, prev[i])) same = false;
     }
@@ -99,7 +153,7 @@ export function freezeSharing<T>(next: T, prev: unknown): T {
   }
   const proto: unknown = Object.getPrototypeOf(next);
   if (!isPlainPrototype(proto) || Array.isArray(prev) || prev instanceof Date) {
-    return deepEqual(next, prev) ? (prev as T) : deepFreeze(next);
+    return deepEqualWalk(next, prev) ? (prev as T) : deepFreezeWalk(next);
   }
   const record = next as Record<string, unknown>;
   const old = prev as Record<string, unknown>;
@@ -111,11 +165,11 @@ export function freezeSharing<T>(next: T, prev: unknown): T {
     keys++;
     const child = record[key];
     if (!Object.prototype.hasOwnProperty.call(old, key)) {
-      deepFreeze(child);
+      deepFreezeWalk(child);
       same = false;
       continue;
     }
-    const shared = freezeSharing(child, old[key]);
+    const shared = freezeSharingWalk(child, old[key]);
     // An own key: assigning sets it, even when it is `__proto__`.
     if (shared !== child) record[key] = shared;
     if (same && !sameValue(shared, old[key])) same = false;
@@ -136,15 +190,15 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
-/** Structural equality of plain data; key order does not matter. */
-export function deepEqual(a: unknown, b: unknown): boolean {
+/** The walk of {@link deepEqual}. */
+function deepEqualWalk(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
     return Number.isNaN(a) && Number.isNaN(b);
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqualWalk(a[i], b[i])) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -155,7 +209,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   for (const key in a) {
     if (!Object.prototype.hasOwnProperty.call(a, key)) continue;
     if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
-    if (!deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) {
+    if (!deepEqualWalk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) {
       return false;
     }
     keys++;
