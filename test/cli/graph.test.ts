@@ -598,10 +598,29 @@ describe('cosi graph --resources of a failing run', () => {
 });
 
 describe('cosi graph exit codes and help', () => {
-  it('exits 1 with the findings and no graph for invalid manifests', async () => {
+  it('exits 1 with the findings on stderr and the graph of what loaded on stdout', async () => {
+    const dir = await temporaryDirectory('cosi-graph-invalid-');
+    await cp(DEMO, dir, { recursive: true });
+    const clean = await cli(['graph', '-f', dir]);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('demo.NetworkController');
+    // A file that does not parse, and a document with a duplicate key.
+    await writeFile(path.join(dir, 'broken.yaml'), 'foo: [\n');
+    await appendFile(path.join(dir, 'vms.yaml'), '---\nmetadata: {}\nmetadata: {}\n');
+    for (const format of ['text', 'json']) {
+      const r = await cli(['graph', '-f', dir, '-o', format]);
+      expect(r.code, format).toBe(1);
+      expect(r.stderr).toMatch(/^.*broken\.yaml:1:\d+: error\[yaml-syntax\]/m);
+      expect(r.stderr).toMatch(/^.*vms\.yaml:\d+:1: error\[duplicate-key\]/m);
+      const whole = await cli(['graph', '-f', DEMO, '-o', format]);
+      // The controllers' graph does not depend on the manifests: the same as without the errors.
+      expect(r.stdout, format).toBe(whole.stdout);
+    }
+  });
+
+  it('exits 1 with the findings, and no graph when no controller is registered', async () => {
     const r = await cli(['graph', '-f', 'fixtures/invalid/several-problems']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fixtures\/invalid\/several-problems\/.+:\d+:\d+: error\[/m);
   });
 

@@ -28,7 +28,9 @@ export function defineGraph(): Command {
         'refused: the text format names them, the tree marks a node met again on its ' +
         'own path "(cycle)", but a controller reached from a type it writes (it reads ' +
         'what it writes, not a loop) "(reads what it writes)".\n\n' +
-        'Without --resources the controllers are registered but never run. With ' +
+        'Without --resources the controllers are registered but never run: manifests ' +
+        'with errors do not hide them (the graph is printed, the findings on stderr, ' +
+        'exit 1). With ' +
         '--resources the project converges first (like `cosi apply`), then every ' +
         'resource is listed under its type with the controller that wrote it (none: a ' +
         'manifest) and the resources it came from: its owner references and what the ' +

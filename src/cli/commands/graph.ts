@@ -112,12 +112,16 @@ export async function graph(
     return { exitCode: run.exitCode, result: { from: 'run', run } };
   }
   // The controllers from the project (registered, never run); with --state the instances too.
+  // Manifests with errors hide only what they would define: the graph of what loaded is still
+  // drawn, its findings said beside it (exit 1), as kubectl and kubeconform go on past a bad file.
   const run = await runProject({
     ...(await toRunOptions(flags, io, { manifestsOptional: true, paths })),
     converge: false,
+    openInvalid: true,
   });
   const findings = run.manifests.findings;
-  if (hasErrors(findings) || !run.outcome) {
+  const exitCode = hasErrors(findings) ? EXIT.findings : EXIT.ok;
+  if (!run.outcome) {
     return { exitCode: EXIT.findings, result: { from: 'project', findings, empty: false } };
   }
   const outcome = state ? { ...run.outcome, snapshot: state.snapshot } : run.outcome;
@@ -135,7 +139,7 @@ export async function graph(
       : focusGraphView(whole, { resource: resolveFocus(outcome, graph, flags.focus), depth });
   guard(view);
   return {
-    exitCode: EXIT.ok,
+    exitCode,
     result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },
   };
 }
