@@ -13,6 +13,7 @@ export {
   type TestProjectOptions,
 } from './test-project.js';
 export type { TestConfig } from './test-config.js';
+export type { AppliedResources } from './applied-resources.js';
 export { ManifestError, type ManifestInput } from './manifest-input.js';
 export { CosiAssertionError } from './assertion-error.js';
 export { UnknownTargetError } from './absence-target.js';

@@ -9,7 +9,6 @@ import type { Resource } from '../engine/resource/resource.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
-import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
 import { didYouMeanType } from '../loaders/did-you-mean.js';
@@ -31,6 +30,7 @@ import type { Project } from '../app/project.js';
 import { ProjectSession } from '../app/project-session.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { absenceTarget } from './absence-target.js';
+import { appliedResources, type AppliedResources } from './applied-resources.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
 import {
@@ -202,7 +202,7 @@ export class TestProject {
    *
    * @throws ManifestError with every finding when the manifests have errors; nothing is applied.
    */
-  async apply(input: ManifestInput): Promise<ApplyResult> {
+  async apply(input: ManifestInput): Promise<AppliedResources> {
     return this.#applyLoaded(
       await loadManifestInput(input, { ...this.#loadOptions(), label: this.#nextLabel() }),
     );
@@ -212,7 +212,7 @@ export class TestProject {
    * {@link apply} of manifest files given as text, named as given: a scenario's inline documents,
    * at their file and line.
    */
-  async applyFiles(files: readonly ManifestFile[]): Promise<ApplyResult> {
+  async applyFiles(files: readonly ManifestFile[]): Promise<AppliedResources> {
     return this.#applyLoaded(loadManifestFiles(files, this.#loadOptions()));
   }
 
@@ -229,7 +229,7 @@ export class TestProject {
     id: string,
     fn: (draft: ManifestDraft<S>) => void,
     options: ResourceOptions = {},
-  ): Promise<ApplyResult> {
+  ): Promise<AppliedResources> {
     const manifest = await this.#manifest(type, id, options, 'edit');
     const { metadata, spec } = manifest.resource;
     const draft: ManifestDraft<S> = {
@@ -273,11 +273,13 @@ export class TestProject {
     type: TypeRef,
     ids: string | readonly string[],
     options: ResourceOptions = {},
-  ): Promise<ApplyResult> {
+  ): Promise<AppliedResources> {
     for (const id of typeof ids === 'string' ? [ids] : ids) {
       this.#manifests.delete((await this.#manifest(type, id, options, 'destroy')).key);
     }
-    return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
+    return appliedResources(
+      await this.#session.applyEdit({ resources: [...this.#manifests.values()] }),
+    );
   }
 
   /** The resource, or `undefined` when there is none. */
@@ -500,7 +502,7 @@ export class TestProject {
     return `apply ${++this.#applies}`;
   }
 
-  async #applyLoaded(loaded: LoadedInput): Promise<ApplyResult> {
+  async #applyLoaded(loaded: LoadedInput): Promise<AppliedResources> {
     // A controller cannot be added to a running project: an RGD or transform applied now would
     // define its kind and leave its instances unrendered, which no cluster does.
     for (const [name, source] of declaredSources(loaded.registry)) {
@@ -519,7 +521,9 @@ export class TestProject {
     }
     for (const r of loaded.resources) this.#keep(r);
     this.#loadFindings = [...this.#loadFindings, ...loaded.findings];
-    return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
+    return appliedResources(
+      await this.#session.applyEdit({ resources: [...this.#manifests.values()] }),
+    );
   }
 }
 
