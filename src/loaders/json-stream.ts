@@ -1,56 +1,96 @@
 /**
  * A stream of JSON objects, one after another, as `jq '.items[]'` and `jq -c` print them and as
- * kubectl reads them (`YAMLOrJSONDecoder`, which decodes JSON values until the input ends). YAML
- * reads one value per document, so the stream is made a YAML stream of the same lines: each
- * object after the first, which starts a line, gets a `--- ` before it, and positions on that line
- * are read 4 columns back (`ShiftedLineIndex`).
+ * kubectl reads them (`YAMLOrJSONDecoder`, which decodes JSON values until the input ends, with
+ * or without white space between them: `{...}{...}` too). YAML reads one value per document, so
+ * the stream is made a YAML stream: a line `--- ` is inserted before each object after the first,
+ * and positions are counted back to the text as written ({@link InsertedTextIndex}).
  */
 
-/** A JSON stream as a YAML stream: its text, and the columns each changed line gained. */
+import { LineIndex } from './line-index.js';
+import type { Position } from './position.js';
+
+/** A JSON stream as a YAML stream: its text, and what was inserted into it. */
 export interface JsonStreamText {
   readonly text: string;
-  /** 1-based line -> the columns added at its start. */
-  readonly shifts: ReadonlyMap<number, number>;
+  /** Each insertion, in order: its offset in `text` and its length. */
+  readonly insertions: readonly (readonly [number, number])[];
 }
 
-const MARKER = '--- ';
+const MARKER = '\n--- ';
 
 /**
- * The YAML stream of `text` when it is two or more JSON objects, each after the first starting
- * a line; `undefined` for anything else (one object, YAML, objects sharing a line), which is
- * parsed as it is.
+ * The YAML stream of `text` when it is two or more JSON objects; `undefined` for anything else
+ * (one object, YAML, an array, an object left open), which is parsed as it is.
  */
 export function jsonStreamAsYaml(text: string): JsonStreamText | undefined {
-  const first = skipSpace(text, 0);
-  if (text[first] !== '{') return undefined;
-  /** Where each object after the first starts its line. */
-  const lineStarts: number[] = [];
-  let at = first;
-  while (at < text.length) {
-    const end = objectEnd(text, at);
-    if (end === undefined) return undefined;
-    const next = skipSpace(text, end);
-    if (next >= text.length) break;
-    if (text[next] !== '{') return undefined;
-    const lineStart = text.lastIndexOf('\n', next - 1) + 1;
-    if (lineStart <= end || text.slice(lineStart, next).trim() !== '') return undefined;
-    lineStarts.push(lineStart);
-    at = next;
-  }
-  if (lineStarts.length === 0) return undefined;
+  const starts = jsonStreamObjects(text)?.map(([start]) => start);
+  if (starts === undefined) return undefined;
   const parts: string[] = [];
-  const shifts = new Map<number, number>();
+  const insertions: [number, number][] = [];
   let from = 0;
-  let line = 1;
-  for (const start of lineStarts) {
-    const chunk = text.slice(from, start);
-    parts.push(chunk, MARKER);
-    line += countLineFeeds(chunk);
-    shifts.set(line, MARKER.length);
+  for (const start of starts.slice(1)) {
+    parts.push(text.slice(from, start));
+    insertions.push([start + insertions.length * MARKER.length, MARKER.length]);
+    parts.push(MARKER);
     from = start;
   }
   parts.push(text.slice(from));
-  return { text: parts.join(''), shifts };
+  return { text: parts.join(''), insertions };
+}
+
+/**
+ * Where each object of a stream of two or more JSON objects is (`[start, end)`, offsets in
+ * `text`), white space (or none) between them; `undefined` when `text` is no such stream.
+ */
+export function jsonStreamObjects(text: string): [number, number][] | undefined {
+  let at = skipSpace(text, 0);
+  if (text[at] !== '{') return undefined;
+  const objects: [number, number][] = [];
+  while (at < text.length) {
+    const end = objectEnd(text, at);
+    if (end === undefined) return undefined;
+    objects.push([at, end]);
+    at = skipSpace(text, end);
+    if (at < text.length && text[at] !== '{') return undefined;
+  }
+  return objects.length < 2 ? undefined : objects;
+}
+
+/**
+ * Positions in a text made of another by insertions, counted in the other: what was inserted
+ * takes no room (a position inside an insertion is where it was inserted).
+ */
+export class InsertedTextIndex extends LineIndex {
+  readonly insertions: readonly (readonly [number, number])[];
+
+  constructor(text: string, insertions: readonly (readonly [number, number])[], origin?: Position) {
+    super(withoutInsertions(text, insertions), origin);
+    this.insertions = insertions;
+  }
+
+  protected override textPos(offset: number): Position {
+    let removed = 0;
+    for (const [at, length] of this.insertions) {
+      if (at >= offset) break;
+      removed += Math.min(length, offset - at);
+    }
+    return super.textPos(offset - removed);
+  }
+}
+
+/** `text` without its insertions: the text as written. */
+function withoutInsertions(
+  text: string,
+  insertions: readonly (readonly [number, number])[],
+): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (const [at, length] of insertions) {
+    parts.push(text.slice(from, at));
+    from = at + length;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 /** The index after the JSON object that starts at `start` (a `{`), or `undefined` if unclosed. */
@@ -78,10 +118,4 @@ function skipSpace(text: string, from: number): number {
   let i = from;
   while (i < text.length && ' \t\r\n'.includes(text[i] as string)) i++;
   return i;
-}
-
-function countLineFeeds(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }

@@ -30,7 +30,7 @@ import {
 } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
 import { kubectlDocumentBreaks, type DocumentBreak } from './kubectl-document-breaks.js';
-import { jsonStreamAsYaml } from './json-stream.js';
+import { InsertedTextIndex, jsonStreamAsYaml } from './json-stream.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
@@ -224,7 +224,7 @@ export function parseManifest(
   const text = stream?.text ?? unmarked;
   const { origin } = options;
   const lineCounter = stream
-    ? new ShiftedLineIndex(stream.text, stream.shifts, origin)
+    ? new InsertedTextIndex(stream.text, stream.insertions, origin)
     : countLines(text, origin);
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);

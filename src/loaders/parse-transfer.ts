@@ -6,6 +6,7 @@
 import type { Finding } from './finding.js';
 import { LineIndex } from './line-index.js';
 import { ShiftedLineIndex } from './relaxed-indentation.js';
+import { InsertedTextIndex } from './json-stream.js';
 import type { ParsedManifest, ParseTextOptions } from './parsed-manifest.js';
 import { samePosition, type Position } from './position.js';
 import { YamlDocument } from './yaml-document.js';
@@ -30,6 +31,11 @@ export interface ParseTransfer {
    * reads it (`relaxed-indentation.ts`): positions count them back.
    */
   readonly shifts?: readonly (readonly [number, number])[];
+  /**
+   * What was inserted (offset, length) when the text is a JSON stream made a YAML stream
+   * (`json-stream.ts`): positions count it out.
+   */
+  readonly insertions?: readonly (readonly [number, number])[];
   readonly documents: readonly {
     readonly index: number;
     readonly position: Position;
@@ -66,6 +72,9 @@ export function toTransfer(
           ...(yaml.lineCounter instanceof ShiftedLineIndex
             ? { shifts: [...yaml.lineCounter.shifts] }
             : {}),
+          ...(yaml.lineCounter instanceof InsertedTextIndex
+            ? { insertions: yaml.lineCounter.insertions }
+            : {}),
         }),
     documents: parsed.documents.map(({ index, position, value, hasErrors }) => ({
       index,
@@ -101,9 +110,11 @@ export function revivedParse(transfer: ParseTransfer): ParsedManifest {
       ? undefined
       : YamlSource.restored(
           text,
-          transfer.shifts === undefined
-            ? new LineIndex(text, transfer.limits.origin)
-            : new ShiftedLineIndex(text, new Map(transfer.shifts), transfer.limits.origin),
+          transfer.insertions !== undefined
+            ? new InsertedTextIndex(text, transfer.insertions, transfer.limits.origin)
+            : transfer.shifts === undefined
+              ? new LineIndex(text, transfer.limits.origin)
+              : new ShiftedLineIndex(text, new Map(transfer.shifts), transfer.limits.origin),
           transfer.ranges,
         );
   return {

@@ -19,6 +19,7 @@
  * or as another tool's that holds a Kubernetes object of another kind is read as a manifest
  * (see `object-head.ts`).
  */
+import { jsonStreamObjects } from './json-stream.js';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, YAMLParseError } from 'yaml';
 import { createFinding, type Finding } from './finding.js';
@@ -405,15 +406,19 @@ const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:|(?:^|[{,])\s*('?)(?:apiVersion|k
 /**
  * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`
  * or `kind` of its own (a `List` is one), or a cosi document (`metadata.type`), or an array
- * holding a Kubernetes object (kubectl refuses it, as cosi does). A text that is not strict JSON (a comment, a trailing
- * comma, a mistake) is read when it may be one, so that its mistakes are reported.
+ * holding a Kubernetes object (kubectl refuses it, as cosi does), or a stream of objects one
+ * after another (`jq -c`, as kubectl reads them) one of which is a manifest. A text that is not
+ * strict JSON (a comment, a trailing comma, a mistake) is read when it may be one, so that its
+ * mistakes are reported.
  */
 export function isJsonManifest(text: string): boolean {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return MANIFEST_KEY.test(text);
+    const objects = jsonStreamObjects(text);
+    if (objects === undefined) return MANIFEST_KEY.test(text);
+    return objects.some(([start, end]) => isJsonManifest(text.slice(start, end)));
   }
   // An array holding a Kubernetes object (a string apiVersion and kind): meant as manifests,
   // which kubectl refuses (one object a document): read, so that this is said, not set aside.
