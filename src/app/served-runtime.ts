@@ -12,6 +12,7 @@ import { serveProject, type ApplyCounts, type ServedProject } from './serve-proj
 import { refusalOf } from './serve-refusal.js';
 import type { StateLocation } from './state-url.js';
 import type { UserCodeMonitor } from './user-code-site.js';
+import { waitingInstancesLogger } from './waiting-instances-log.js';
 
 /**
  * What `cosi run` asks of the runtime it serves: plain data, the same whether the runtime runs in
@@ -173,6 +174,14 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
   });
   let served: ServedProject | undefined;
   let stopping = false;
+  /** Logs the kro RGD instances that stay in progress, once the runtime settled. */
+  let logWaiting: (() => Promise<void>) | undefined;
+  // Settled: what is not well is said, then each instance that waits (as `cosi apply` warns).
+  const converged = (runtime: Runtime): void => {
+    hooks.onConverged(runtimeProblems(runtime));
+    // A state that cannot be read now (etcd gone) says so elsewhere: the warnings wait.
+    logWaiting?.().catch(() => undefined);
+  };
   const { elect, monitor } = hooks;
   const start = async (): Promise<ServeStart> => {
     // An etcd starting beside this process (a refused connection) is waited for.
@@ -222,12 +231,13 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     }
     served = result;
     const { runtime } = result.project;
+    logWaiting = waitingInstancesLogger(result.project, hooks.onLog);
     result.elected.then(
       () => {
         hooks.onLeading(runtime.controllerNames().length);
         // Stopped before it settled: there is nothing to say.
         result.settle().then(
-          () => hooks.onConverged(runtimeProblems(runtime)),
+          () => converged(runtime),
           () => undefined,
         );
       },
@@ -253,7 +263,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       const { runtime } = served.project;
       return served.reapply((applied) => {
         // A change applied is converged on again (or not), as the first apply was.
-        if (changed(applied)) hooks.onConverged(runtimeProblems(runtime));
+        if (changed(applied)) converged(runtime);
       });
     },
     figures: () => {
