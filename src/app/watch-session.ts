@@ -55,6 +55,8 @@ export interface WatchRound {
   readonly trigger: 'start' | 'manifests' | 'restart' | 'rerun';
   /** Display paths of the files whose change triggered the round. */
   readonly changed: readonly string[];
+  /** Those of {@link changed} that were deleted (their last event a removal); absent: none. */
+  readonly removed?: readonly string[];
   /**
    * The manifest files loaded; when the config did not load, those of the last round that did
    * (the state they made keeps running), none before the first.
@@ -104,7 +106,7 @@ export interface WatchRound {
 }
 
 /** A round that starts: its number, and what triggered it (see {@link WatchRound}). */
-export type RoundStart = Pick<WatchRound, 'number' | 'trigger' | 'changed'>;
+export type RoundStart = Pick<WatchRound, 'number' | 'trigger' | 'changed' | 'removed'>;
 
 /** A running `cosi watch`. */
 export interface WatchSession {
@@ -139,6 +141,8 @@ interface Pending {
   restart: boolean;
   /** The config and scripts whose change asked for the restart. */
   readonly scripts: Set<string>;
+  /** The last event of each path: a file removed is said so, not `changed`. */
+  readonly kinds: Map<string, FileEvent['kind']>;
 }
 
 const nothingPending = (): Pending => ({
@@ -146,6 +150,7 @@ const nothingPending = (): Pending => ({
   contentOnly: true,
   restart: false,
   scripts: new Set(),
+  kinds: new Map(),
 });
 
 /** The running project's session, and the definitions it was opened with. */
@@ -229,7 +234,7 @@ class Session implements WatchSession {
   async start(): Promise<void> {
     this.#options.onRoundStart?.({ number: 1, trigger: 'start', changed: [] });
     await this.#loadConfig();
-    await this.#round('start', []);
+    await this.#round('start', { changed: [] });
     await this.#watchRoots();
   }
 
@@ -314,6 +319,7 @@ class Session implements WatchSession {
     } else {
       return;
     }
+    this.#pending.kinds.set(event.path, event.kind);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -326,6 +332,15 @@ class Session implements WatchSession {
   #pendingFiles(): string[] {
     const { paths, scripts } = this.#pending;
     return [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
+  }
+
+  /** Of {@link #pendingFiles}, those whose last event removed them. */
+  #pendingRemoved(): string[] | undefined {
+    const removed = [...this.#pending.kinds]
+      .filter(([, kind]) => kind === 'unlink' || kind === 'unlinkDir')
+      .map(([p]) => displayPath(this.#options.cwd, p))
+      .sort();
+    return removed.length === 0 ? undefined : removed;
   }
 
   /** Runs rounds until no change is pending; changes that arrive meanwhile join the next round. */
@@ -341,13 +356,15 @@ class Session implements WatchSession {
         this.#rerun = false;
         const { paths, restart, contentOnly } = this.#pending;
         const changed = this.#pendingFiles();
+        const removed = this.#pendingRemoved();
+        const files = { changed, ...(removed ? { removed } : {}) };
         this.#pending = nothingPending();
         const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
-        this.#options.onRoundStart?.({ number: this.#rounds + 1, trigger, changed });
+        this.#options.onRoundStart?.({ number: this.#rounds + 1, trigger, ...files });
         try {
           if (restart) await this.#loadConfig();
-          await this.#round(trigger, changed, restart ? undefined : paths, contentOnly);
+          await this.#round(trigger, files, restart ? undefined : paths, contentOnly);
           if (restart) await this.#watchRoots();
         } catch (error) {
           // A config that stops loading or registering (or naming manifests) is bad input:
@@ -359,7 +376,7 @@ class Session implements WatchSession {
                 ? error.message
                 : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
-            { trigger, changed, files: this.#files, findings: [], cost: { read: 0, parsed: 0 } },
+            { trigger, ...files, files: this.#files, findings: [], cost: { read: 0, parsed: 0 } },
             { applied: false, error: message },
             started,
           );
@@ -389,7 +406,7 @@ class Session implements WatchSession {
    */
   async #round(
     trigger: WatchRound['trigger'],
-    changed: readonly string[],
+    changed: Pick<WatchRound, 'changed' | 'removed'>,
     paths?: Iterable<string>,
     contentOnly = false,
   ): Promise<void> {
@@ -400,7 +417,7 @@ class Session implements WatchSession {
     this.#prior.replaceChanged(load.changes, () => load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,
-      changed,
+      ...changed,
       files: load.files,
       findings: load.findings,
       cost: { read: load.read.length, parsed: load.parsed.length },
@@ -491,7 +508,7 @@ class Session implements WatchSession {
   }
 
   #emit(
-    loaded: Pick<WatchRound, 'trigger' | 'changed' | 'files' | 'findings' | 'cost'>,
+    loaded: Pick<WatchRound, 'trigger' | 'changed' | 'removed' | 'files' | 'findings' | 'cost'>,
     outcome: Pick<
       WatchRound,
       'applied' | 'error' | 'report' | 'runFindings' | 'stateFindings' | 'changes'

@@ -6,6 +6,7 @@ import { pointerKey } from '../../src/engine/resource/pointer.js';
 import type { Resource } from '../../src/engine/resource/resource.js';
 import { createColors } from '../../src/cli/render/report.js';
 import { renderRoundLines, roundJson } from '../../src/cli/ui/line-stream.js';
+import { describeTrigger } from '../../src/cli/ui/round-text.js';
 import { watchOutput } from '../../src/cli/commands/watch.js';
 import { createRoundViews } from '../../src/cli/ui/round-view.js';
 import type { FileEvent, WatchFiles } from '../../src/app/file-events.js';
@@ -172,6 +173,10 @@ describe('cosi watch session', () => {
     watcher.emit('unlink', 'extra.yaml');
     await flush(s);
     const round = rounds[1];
+    // Said removed, not changed.
+    expect(round?.changed).toEqual(['extra.yaml']);
+    expect(round?.removed).toEqual(['extra.yaml']);
+    expect(describeTrigger(round!)).toBe('extra.yaml removed');
     expect(round?.changes?.tornDown).toEqual([key('VMs.example.org', 'extra-1')]);
     expect(round?.files).toEqual(['hosts.yaml', 'vms.yaml']);
     expect(round?.cost).toEqual({ read: 0, parsed: 0 });

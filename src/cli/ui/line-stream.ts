@@ -68,6 +68,7 @@ export function roundJson(round: RoundView): Record<string, unknown> {
     round: round.number,
     trigger: round.trigger,
     changed: round.changed,
+    ...(round.removed !== undefined ? { removed: round.removed } : {}),
     status: round.status,
     ...(round.reason !== undefined ? { reason: round.reason } : {}),
     counts: round.counts,

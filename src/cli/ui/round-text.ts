@@ -9,23 +9,30 @@ import type { ControllerRow, RoundView } from './round-view.js';
 const MAX_FILES_NAMED = 3;
 
 /**
- * What started the round, in words. A restart that did not happen (the config stopped loading,
- * the manifests are invalid: the last good project keeps running) says only what changed.
+ * What started the round, in words: the files changed and those removed (`vms.yaml changed,
+ * old.yaml removed`). A restart that did not happen (the config stopped loading, the manifests
+ * are invalid: the last good project keeps running) says only what changed.
  */
 export function describeTrigger(
-  round: Pick<RoundView, 'trigger' | 'changed'> & Partial<Pick<RoundView, 'status'>>,
+  round: Pick<RoundView, 'trigger' | 'changed' | 'removed'> & Partial<Pick<RoundView, 'status'>>,
 ): string {
   if (round.trigger === 'start') return 'started';
   if (round.trigger === 'rerun') return 're-run from a fresh state';
+  const removed = new Set(round.removed ?? []);
+  const kept = round.changed.filter((file) => !removed.has(file));
+  const gone = round.changed.filter((file) => removed.has(file));
   const files =
     round.changed.length === 0
-      ? 'files'
+      ? 'files changed'
       : round.changed.length > MAX_FILES_NAMED
-        ? plural(round.changed.length, 'file')
-        : round.changed.join(', ');
+        ? `${plural(round.changed.length, 'file')} ${kept.length === 0 ? 'removed' : 'changed'}`
+        : [
+            ...(kept.length > 0 ? [`${kept.join(', ')} changed`] : []),
+            ...(gone.length > 0 ? [`${gone.join(', ')} removed`] : []),
+          ].join(', ');
   const restarted =
     round.trigger === 'restart' && round.status !== 'error' && round.status !== 'not-applied';
-  return restarted ? `${files} changed: restarted on a fresh state` : `${files} changed`;
+  return restarted ? `${files}: restarted on a fresh state` : files;
 }
 
 /** How the round ended, in words. */

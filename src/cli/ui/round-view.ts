@@ -87,6 +87,8 @@ export interface RoundView {
   readonly trigger: WatchRound['trigger'];
   /** Display paths of the files that triggered the round. */
   readonly changed: readonly string[];
+  /** Of {@link changed}, the files deleted; absent: none. */
+  readonly removed?: readonly string[];
   readonly files: number;
   readonly status: RoundStatus;
   /** Why it did not converge, or the error that stopped the round. */
@@ -386,6 +388,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       number: round.number,
       trigger: round.trigger,
       changed: round.changed,
+      ...(round.removed !== undefined ? { removed: round.removed } : {}),
       files: round.files.length,
       status,
       ...(reason !== undefined ? { reason } : {}),
