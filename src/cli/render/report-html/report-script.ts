@@ -456,7 +456,8 @@ export const REPORT_SCRIPT = String.raw`
     var r = resources[i];
     var id = h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id]);
     // A resource a controller gave up on says so in words, not only in colour.
-    var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : cell(id);
+    // The id is a button, not text: its cell is given the whole id to show once cut short.
+    var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : h('td', { title: r.id }, [id]);
     return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(ownerText(r))]);
   });
   function filter() {
