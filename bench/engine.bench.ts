@@ -4,7 +4,7 @@
  * time and heap per resource next to a loop doing the same transformation in the same run, and
  * how the time grows with the size.
  */
-import type { ControllerRuntime } from '../src/index.js';
+import type { ControllerRuntime, Kind } from '../src/index.js';
 import {
   loadBuiltCosi,
   printScaling,
@@ -88,7 +88,9 @@ export async function engine(
     outputs: [{ type: to.type, kind: 'exclusive' as const }],
     async run(rt: ControllerRuntime) {
       for await (const _ of rt.events()) {
-        for (const input of await rt.list(from.kind())) {
+        // Either stage's input: a kind of any spec (the stage's `fn` reads it as unknown).
+        const kind: Kind = from.kind();
+        for (const input of await rt.list(kind)) {
           await rt.modify(to.create(input.metadata.id), (draft) => {
             draft.spec.value = fn(input.spec);
           });

@@ -16,6 +16,8 @@ export {
   toPointer,
   type Kind,
   type Pointer,
+  type TypedKind,
+  type TypedPointer,
 } from './engine/resource/pointer.js';
 export type {
   MetadataInit,

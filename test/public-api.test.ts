@@ -296,6 +296,8 @@ describe("'cosi'", () => {
       'Timer',
       'TransformOptions',
       'TransformSettings',
+      'TypedKind',
+      'TypedPointer',
       'UpdateEvent',
       'UpdateOptions',
       'Updater',

@@ -6,7 +6,13 @@ import {
   InvalidBookmarkError,
   NotFoundError,
 } from '../engine/errors.js';
-import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import {
+  toPointer,
+  type Kind,
+  type Pointer,
+  type TypedKind,
+  type TypedPointer,
+} from '../engine/resource/pointer.js';
 import type { AppliedEntry } from '../engine/state/resource-applier.js';
 import { toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
 import { nextGeneration } from '../engine/resource/generation.js';
@@ -239,13 +245,13 @@ export class EtcdCore implements StateCore {
     this.#requestTimeout = timeout;
   }
 
-  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+  async get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>> {
     const found = await this.#read(pointer);
     if (!found) throw new NotFoundError(toPointer(pointer));
     return found.resource as Resource<S>;
   }
 
-  async list<S = unknown>(kind: Kind, options: ListOptions = {}): Promise<Resource<S>[]> {
+  async list<S = unknown>(kind: TypedKind<S>, options: ListOptions = {}): Promise<Resource<S>[]> {
     const { resources } = await this.#listAt(kind, options);
     return resources as Resource<S>[];
   }

@@ -4,7 +4,7 @@ import {
   type ResourceDefinitionInput,
 } from './definition.js';
 import { createMetadata, type MetadataInit } from './metadata.js';
-import type { Kind, Pointer } from './pointer.js';
+import type { TypedKind, TypedPointer } from './pointer.js';
 import type { AnyResource, Draft, Resource, SpeclessDraft } from './resource.js';
 
 /** Options for a new resource of a declared type. */
@@ -27,8 +27,10 @@ export interface ResourceType<S, Empty extends Draft<S> = Draft<S>> {
   create(id: string, spec: S, options?: NewResourceOptions): Draft<S>;
   /** A new draft; the spec is the declared `defaultSpec` (or `{}`). */
   create(id: string, spec?: undefined, options?: NewResourceOptions): Empty;
-  pointer(id: string, namespace?: string): Pointer;
-  kind(namespace?: string): Kind;
+  /** Where a resource of this type is, its spec type known to the reads given it. */
+  pointer(id: string, namespace?: string): TypedPointer<S>;
+  /** This type in a namespace, its spec type known to the lists given it. */
+  kind(namespace?: string): TypedKind<S>;
   /** Narrows any resource to this type by its `type` field. */
   is(resource: AnyResource): resource is Resource<S>;
 }

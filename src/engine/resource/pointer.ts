@@ -9,6 +9,25 @@ export interface Pointer extends Kind {
   readonly id: string;
 }
 
+/** The key of the spec type a typed pointer or kind carries; no value has it. */
+declare const specType: unique symbol;
+
+/**
+ * A pointer that knows the spec of what it points at, as a `defineResource` handle's
+ * `pointer(id)` gives it: a read by it (`rt.get(VM.pointer('web-1'))`) is typed
+ * `Resource<VMSpec>` without a type argument. A plain {@link Pointer} is one of any spec.
+ */
+export interface TypedPointer<S> extends Pointer {
+  /** Never set: it only carries `S` for the type checker. */
+  readonly [specType]?: S;
+}
+
+/** A kind that knows the spec of its resources, as a handle's `kind()` gives it (see {@link TypedPointer}). */
+export interface TypedKind<S> extends Kind {
+  /** Never set: it only carries `S` for the type checker. */
+  readonly [specType]?: S;
+}
+
 /** A map key for a pointer; unambiguous because the parts cannot contain NUL. */
 export function pointerKey(p: Pointer): string {
   return `${p.namespace}\0${p.type}\0${p.id}`;

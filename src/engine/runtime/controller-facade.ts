@@ -1,4 +1,4 @@
-import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
 import { rejectWith, SETTLED } from '../settled.js';
@@ -133,7 +133,7 @@ export class ControllerFacade implements ControllerContext {
   // `get` and `find` are the reads of every reconcile: not async functions, so that the state's
   // own promise is handed on instead of wrapped in another (which costs two more turns of the
   // microtask queue per read). A refused read still rejects, it never throws.
-  get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+  get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>> {
     const seq = this.recordSeq;
     const denied = this.#readRefusal(pointer);
     if (denied) return Promise.reject(denied);
@@ -152,7 +152,7 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.lastSeen?.(pointer) as Resource<S> | undefined;
   }
 
-  find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
+  find<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S> | undefined> {
     const version = this.#peekVersion(pointer);
     // A missing resource is the common case here: answer it without building an error.
     if (version === 0) {
@@ -170,7 +170,7 @@ export class ControllerFacade implements ControllerContext {
     });
   }
 
-  async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
+  async list<S = unknown>(kind: TypedKind<S>, options?: ListOptions): Promise<Resource<S>[]> {
     const seq = this.recordSeq;
     this.#checkRead({ ...kind, id: '' }, true);
     this.metrics.reads++;

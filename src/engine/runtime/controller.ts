@@ -5,7 +5,7 @@ import type {
   UpdateOptions,
   Updater,
 } from '../state/state.js';
-import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
 import type { Creatable, Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
 import type { BackoffOptions } from './backoff.js';
@@ -54,10 +54,12 @@ export interface ReconcileEvent {
 
 /** Reads a controller may do: only of its inputs and outputs. */
 export interface ControllerReader {
-  get<S = unknown>(pointer: Pointer): Promise<Resource<S>>;
+  /** Typed by a typed pointer (`rt.get(VM.pointer('web-1'))`: `Resource<VMSpec>`). */
+  get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>>;
   /** `undefined` instead of a not-found error. */
-  find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined>;
-  list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]>;
+  find<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S> | undefined>;
+  /** Typed by a typed kind (`rt.list(VM.kind())`: `Resource<VMSpec>[]`). */
+  list<S = unknown>(kind: TypedKind<S>, options?: ListOptions): Promise<Resource<S>[]>;
   /**
    * A signal that aborts once the resource (an input or output) starts tearing down or is
    * destroyed, when `signal` aborts, or when the controller stops: COSI's

@@ -1,5 +1,11 @@
 import { compareStrings } from '../compare-strings.js';
-import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
+import {
+  toPointer,
+  type Kind,
+  type Pointer,
+  type TypedKind,
+  type TypedPointer,
+} from '../resource/pointer.js';
 import { freezeMetadata, metadataEqual, type MutableMetadata } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { nextGeneration } from '../resource/generation.js';
@@ -139,11 +145,11 @@ export class InMemoryCore implements StateCore, SyncCore {
     this.#bookmarkPrefix = `${Math.random().toString(36).slice(2, 10)}${(stateSerial++).toString(36)}.`;
   }
 
-  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+  async get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>> {
     return this.#get(pointer) as Resource<S>;
   }
 
-  async list<S = unknown>(kind: Kind, options: ListOptions = {}): Promise<Resource<S>[]> {
+  async list<S = unknown>(kind: TypedKind<S>, options: ListOptions = {}): Promise<Resource<S>[]> {
     return this.#list(kind, options) as Resource<S>[];
   }
 

@@ -1,6 +1,6 @@
 import type { LabelQuery, IdQuery } from '../resource/label-query.js';
 import type { Phase } from '../resource/metadata.js';
-import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
 import type { Creatable, Draft, Resource } from '../resource/resource.js';
 
 /**
@@ -146,14 +146,17 @@ export type Updater<S> = (draft: Draft<S>) => void | Promise<void>;
  * Every method is asynchronous so that any backend can implement it.
  */
 export interface State {
-  /** @throws NotFoundError */
-  get<S = unknown>(pointer: Pointer): Promise<Resource<S>>;
+  /**
+   * Typed by a typed pointer (`state.get(VM.pointer('web-1'))`: `Resource<VMSpec>`).
+   * @throws NotFoundError
+   */
+  get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>>;
   /**
    * Sorted by id. A backend should answer a label equality query (`labelEqual`, `labelIn`) and
    * an `owner` filter from an index, at a cost in proportion to what it returns: controllers
    * ask "the resources with this label" on every reconcile.
    */
-  list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]>;
+  list<S = unknown>(kind: TypedKind<S>, options?: ListOptions): Promise<Resource<S>[]>;
   /**
    * Stores a new resource at version 1 and returns it as stored.
    * @throws ConflictError (`exists`)

@@ -3,7 +3,7 @@ import { checkUpdaterDraft, isNotFound, isRetryableConflict } from '../errors.js
 import { isThenable } from '../is-thenable.js';
 import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
-import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
 import { toDraft, type Creatable, type Draft, type Resource } from '../resource/resource.js';
 import { rejectWith, SETTLED } from '../settled.js';
 import type { StateCore } from './state-core.js';
@@ -56,11 +56,11 @@ export class CoreState implements State {
   // The primitives, as the core has them. Not async functions: the core's own promise is handed
   // on, not wrapped in another.
 
-  get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+  get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>> {
     return this.#core.get(pointer) as Promise<Resource<S>>;
   }
 
-  list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
+  list<S = unknown>(kind: TypedKind<S>, options?: ListOptions): Promise<Resource<S>[]> {
     return this.#core.list(kind, options) as Promise<Resource<S>[]>;
   }
 
