@@ -10,7 +10,7 @@
 
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { UnrenderedSource } from './unrendered-sources.js';
+import type { UnrenderedSource } from './unrendered-source.js';
 
 /** The names of the policy tests a walked directory may hold (`suite.yaml`, `kyverno-test.yaml`). */
 export const POLICY_TEST_FILE = /^(?:suite|kyverno-test)\.ya?ml$/i;

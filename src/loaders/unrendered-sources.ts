@@ -19,11 +19,14 @@
  * or as another tool's that holds a Kubernetes object of another kind is read as a manifest
  * (see `object-head.ts`).
  */
-import { jsonStreamObjects } from './json-stream.js';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, YAMLParseError } from 'yaml';
 import { createFinding, type Finding } from './finding.js';
+import { jsonStreamObjects } from './json-stream.js';
 import { objectHeadOf } from './object-head.js';
+import type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
+
+export type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
 
 /** The file that makes a directory a Helm chart. */
 export const HELM_CHART_FILE = 'Chart.yaml';
@@ -171,19 +174,6 @@ export function isObjectNotToolFile(text: string): boolean {
   return slash === -1 || !TOOL_API_GROUPS.has(head.apiVersion.slice(0, slash));
 }
 
-/** Why a path was set aside. */
-export type UnrenderedKind =
-  | 'helm-chart'
-  | 'kustomization'
-  | 'kustomize-input'
-  | 'json-file'
-  | 'tool-file'
-  | 'go-test-data'
-  | 'hidden-directory'
-  | 'chainsaw-test'
-  | 'policy-test'
-  | 'test-assertion';
-
 /** How each kind is named in a sentence: one, and more than one. */
 export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string, string]>> = {
   'helm-chart': ['Helm chart', 'Helm charts'],
@@ -200,17 +190,6 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   'policy-test': ['policy test', 'policy tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
-
-/** A chart, a kustomization or a file a kustomization uses: not read as manifests. */
-export interface UnrenderedSource {
-  /** As paths are shown: a chart's directory, else the file. */
-  readonly path: string;
-  readonly kind: UnrenderedKind;
-  /** The file a report points at: the chart's `Chart.yaml`, else the file itself. */
-  readonly file: string;
-  /** One line: what it is, and how to check what it renders. */
-  readonly message: string;
-}
 
 /**
  * The kinds a report for people counts without a note each: the patches and configurations
