@@ -352,6 +352,46 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(entries[0]?.diff).toMatch(/\n- +maximum: 256\n\+ +maximum: 128\n/);
   }, 120_000);
 
+  it('an RGD edit that changes only what its controller renders is a change of its kind (exit 1)', async () => {
+    // The kro example: its RGD's templates are not in its kind's schema, yet restarting
+    // `cosi run` on an edited template re-renders every instance's children.
+    const kro = path.join(dir, 'kro');
+    await cp(path.join(REPO, 'fixtures/kro-webapp'), kro, { recursive: true });
+    run = spawnCosi(['run', '-f', kro, '--state', stateUrl()]);
+    await run.waitForLine(/converged in/);
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const same = await cli(['diff', '-f', kro, '--state', stateUrl()]);
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+
+    const rgd = path.join(kro, 'rgd.yaml');
+    const original = await readFile(rgd, 'utf8');
+    const port = '                    - containerPort: ${schema.spec.port}\n';
+    expect(original).toContain(port);
+    await writeFile(rgd, original.replace(port, `${port}                      name: http\n`));
+    const edited = await cli(['diff', '-f', kro, '--state', stateUrl()]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+    expect(edited.stdout).toContain(
+      '--- live/ResourceDefinitions.meta.cosi.dev/meta/webapps.kro.run\n',
+    );
+    expect(edited.stdout).toContain(
+      [
+        '                       - containerPort: ${schema.spec.port}',
+        '+                        name: http',
+        '       - id: service',
+      ].join('\n'),
+    );
+
+    // A resource dropped from the graph (its outputs are destroyed as the run restarts).
+    const ingressAt = original.indexOf('    - id: ingress\n');
+    expect(ingressAt).toBeGreaterThan(0);
+    await writeFile(rgd, original.slice(0, ingressAt));
+    const dropped = await cli(['diff', '-f', kro, '--state', stateUrl()]);
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toContain('-      - id: ingress\n');
+  });
+
   it('a label or annotation edit is a change; invalid manifests exit 2 with their findings', async () => {
     await applyWithRun();
     const hosts = path.join(dir, 'hosts.yaml');
