@@ -47,7 +47,7 @@ export function definitionResource(d: ResourceDefinition): Draft {
  * definition's other fields do not hold (the templates, the status expressions); none for a kind
  * no RGD defines.
  */
-function storedGraph(d: ResourceDefinition): Record<string, unknown> | undefined {
+export function storedGraph(d: ResourceDefinition): Record<string, unknown> | undefined {
   const graph = resourceGraphOf(d);
   if (graph === undefined) return undefined;
   const spec = field(graph.source, 'spec');
