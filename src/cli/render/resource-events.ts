@@ -19,7 +19,10 @@ export interface ResourceEventOptions extends RenderOptions {
 export interface ResourceEventWriter {
   /** The first listing: as `cosi get` prints it (its rows ADDED, with events). */
   initial(groups: readonly ResourceGroup[]): void;
-  /** One change, as kubectl's watch prints it: a row (no header again), a document, a line. */
+  /**
+   * One change, as kubectl's watch prints it: a row (its header again only after a row of
+   * another type), a document, a line.
+   */
   change(change: ResourceChange): void;
 }
 
@@ -29,8 +32,10 @@ export function takesWatchEvents(format: ResourceFormat): boolean {
 }
 
 /**
- * A writer of `cosi get -w`'s output in `format`. Tables print their header once per type (the
- * first time a row of it is printed) and keep their column widths, widened when a row needs it;
+ * A writer of `cosi get -w`'s output in `format`. Tables print their header with a type's first
+ * row, and again (after a blank line) when a row follows one of another type, as kubectl's table
+ * printer does when the columns change: a row is never under another type's header. Each type's
+ * table keeps its column widths, widened when a row needs it;
  * JSON is one document per resource or change, YAML a `---` stream; templates and custom
  * columns run on each resource.
  */
@@ -89,6 +94,7 @@ const EVENT_WIDTH = 'MODIFIED'.length;
 /** A type's table as it is printed a row at a time. */
 interface OpenTable {
   readonly columns: ResourceTableColumns;
+  readonly header: readonly string[];
   readonly widths: number[];
 }
 
@@ -101,6 +107,8 @@ function tableWriter(
   const noHeader = options.noHeaders === true;
   const tables = new Map<string, OpenTable>();
   let printed = false;
+  /** The type of the table whose rows were printed last. */
+  let lastType: string | undefined;
   /** Starts a type's table: a blank line after what came before, and its header. */
   const open = (
     type: string,
@@ -111,13 +119,18 @@ function tableWriter(
     const widths = columnWidths(header, rows, { noHeader });
     // The EVENT column fits every event from the start: MODIFIED is its widest.
     if (events) widths[0] = Math.max(widths[0] as number, EVENT_WIDTH);
-    const table = { columns, widths };
+    const table = { columns, header, widths };
     tables.set(type, table);
-    let text = printed ? '\n' : '';
-    if (!noHeader) text += tableLine(header, table.widths);
-    printed = true;
-    write(text);
+    showHeader(type, table);
     return table;
+  };
+  /** A blank line after what came before, and the table's header (unless --no-headers). */
+  const showHeader = (type: string, table: OpenTable): void => {
+    let text = printed ? '\n' : '';
+    if (!noHeader) text += tableLine(table.header, table.widths);
+    printed = true;
+    lastType = type;
+    write(text);
   };
   return {
     initial: (groups) => {
@@ -139,8 +152,12 @@ function tableWriter(
         resourceTableColumns({ type, definition: change.definition }, wide, options);
       const row = [...(events ? [change.type] : []), ...columns.row(change.resource)];
       // A type's first row comes with its header, as wide as the row needs.
-      const table = tables.get(type) ?? open(type, columns, [row]);
+      const opened = tables.get(type);
+      const table = opened ?? open(type, columns, [row]);
       widenColumns(table.widths, row);
+      // After a row of another type: this type's header again, as wide as its rows now are.
+      if (opened !== undefined && lastType !== type && !noHeader) showHeader(type, table);
+      lastType = type;
       write(tableLine(row, table.widths));
     },
   };

@@ -66,6 +66,64 @@ describe('get -w output', () => {
     ]);
   });
 
+  it('a row after one of another type comes under its own header again, never under the other type\u2019s', () => {
+    const hosts = createDefinition({
+      type: 'Hosts.example.org',
+      printColumns: [{ name: 'Zone', jsonPath: '{.zone}' }],
+    });
+    const host = (zone: string, version: number) => {
+      const draft = newResource(
+        { namespace: 'default', type: 'Hosts.example.org', id: 'h' },
+        { zone },
+      );
+      return freezeResource({ ...draft, metadata: { ...draft.metadata, version } });
+    };
+    let out = '';
+    const writer = createResourceEventWriter('table', (text) => (out += text), { events: true });
+    writer.initial([
+      group,
+      { type: 'Hosts.example.org', definition: hosts, resources: [host('eu-1', 1)] },
+    ]);
+    writer.change(change('MODIFIED', 'a', 3, 2));
+    writer.change(change('MODIFIED', 'b', 4, 2));
+    writer.change({ type: 'MODIFIED', resource: host('eu-2', 2), definition: hosts });
+    expect(out).toBe(
+      [
+        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER    PHASE     CPUS',
+        'ADDED      default     VM     a    1         <none>   running   1',
+        'ADDED      default     VM     b    1         <none>   running   2',
+        '',
+        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER    PHASE     ZONE',
+        'ADDED      default     Host   h    1         <none>   running   eu-1',
+        '',
+        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER    PHASE     CPUS',
+        'MODIFIED   default     VM     a    2         <none>   running   3',
+        'MODIFIED   default     VM     b    2         <none>   running   4',
+        '',
+        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER    PHASE     ZONE',
+        'MODIFIED   default     Host   h    2         <none>   running   eu-2',
+        '',
+      ].join('\n'),
+    );
+    // Without headers: the rows alone.
+    let bare = '';
+    const rows = createResourceEventWriter('table', (text) => (bare += text), { noHeaders: true });
+    rows.initial([group]);
+    rows.change({ type: 'MODIFIED', resource: host('eu-2', 2), definition: hosts });
+    rows.change(change('MODIFIED', 'a', 3, 2));
+    expect(bare).toBe(
+      [
+        'default   VM   a   1   <none>   running   1',
+        'default   VM   b   1   <none>   running   2',
+        // A type's first rows are set apart, as in the listing; a switch back is not.
+        '',
+        'default   Host   h   2   <none>   running   eu-2',
+        'default   VM   a   2   <none>   running   3',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('--no-headers prints rows only', () => {
     expect(print('table', { noHeaders: true }, [])).not.toContain('NAMESPACE');
   });
