@@ -31,7 +31,7 @@ describe('the output contract: data on stdout, findings and the verdict on stder
     }
   });
 
-  it('says "No resources found" on stderr when a type has none, leaving stdout empty', async () => {
+  it('says "No resources found" (in the namespace asked for) on stderr when a type has none, leaving stdout empty', async () => {
     const empty = await cli([
       'get',
       'placement',
@@ -43,7 +43,20 @@ describe('the output contract: data on stdout, findings and the verdict on stder
     ]);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('');
-    expect(empty.stderr).toBe('No resources found\n');
+    // As kubectl: the namespace asked for is named.
+    expect(empty.stderr).toBe('No resources found in nowhere namespace.\n');
+    // Every namespace (-A wins over -n, as kubectl): none named.
+    const everywhere = await cli([
+      'get',
+      'sa',
+      '-f',
+      'fixtures/vm-network',
+      '-n',
+      'nowhere',
+      '-A',
+      '-q',
+    ]);
+    expect(everywhere).toMatchObject({ code: 0, stdout: '', stderr: 'No resources found\n' });
   });
 
   it('prints [] for no resources in JSON, as apply -o json does, so | jq length says 0', async () => {

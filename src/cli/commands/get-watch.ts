@@ -24,6 +24,7 @@ import {
 import type { ResourceFormat } from '../render/resources.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { openStateFlag } from '../state-option.js';
+import { noResourcesFound } from './resource-output.js';
 import { holdUntilWatching } from '../watch/hold-until-watching.js';
 import { watchWithChokidar } from '../watch/file-watcher.js';
 
@@ -82,7 +83,7 @@ export async function getWatch(
     if (groups.length === 0) {
       io.stderr.write(
         asked.id === undefined
-          ? 'No resources found\n'
+          ? noResourcesFound(asked.query.namespace)
           : `cosi: resource ${JSON.stringify(asked.id)} of type ${JSON.stringify(asked.types.join(','))} not found (yet): watching\n`,
       );
     }

@@ -4,7 +4,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import type { CommonFlags } from '../options.js';
 import { writeResources, type ResourceFormat } from '../render/resources.js';
-import { parseResourceFormat } from './resource-output.js';
+import { noResourcesFound, parseResourceFormat } from './resource-output.js';
 import {
   selectResources,
   type QueriedState,
@@ -217,10 +217,11 @@ export function renderGet(
     } else if (groups.length === 0 && !printsEmpty(format)) {
       // The manifests' CRDs define cosi types: kubectl's `get crd` habit finds them as rd.
       const crd = /^(crds?|customresourcedefinitions?)(\.apiextensions\.k8s\.io)?$/i.test(type);
+      const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
       io.stderr.write(
         crd
           ? 'No resources found: the CustomResourceDefinitions read define types, listed by cosi get rd\n'
-          : 'No resources found\n',
+          : noResourcesFound(namespace),
       );
     } else {
       // As kubectl, one resource asked for by id is not sorted, so its path is not checked.

@@ -32,3 +32,13 @@ export function parseResourceFormat(output: string, formats: readonly string[]):
   }
   return parseFormat(output, formats) as ResourceFormat;
 }
+
+/**
+ * What `get` says when nothing matched, as kubectl: in the namespace asked for (`-n`), named;
+ * across every namespace (cosi's default, or -A), not.
+ */
+export function noResourcesFound(namespace: string | undefined): string {
+  return namespace === undefined
+    ? 'No resources found\n'
+    : `No resources found in ${namespace} namespace.\n`;
+}
