@@ -38,6 +38,11 @@ export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequire
 export interface ProjectDiff {
   readonly changes: readonly ResourceChange[];
   readonly findings: readonly Finding[];
+  /**
+   * The state held nothing at all (no definition, no resource): a mistyped prefix reads so, and
+   * then every resource shows as created.
+   */
+  readonly emptyState: boolean;
 }
 
 /**
@@ -95,5 +100,6 @@ export async function diffProject(
       return { ...change, kubernetes: { apiVersion, kind, namespaced } };
     }),
     findings: read.findings,
+    emptyState: resources.length === 0 && definitions.length === 0,
   };
 }

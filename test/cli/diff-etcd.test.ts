@@ -352,6 +352,23 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(entries[0]?.diff).toMatch(/\n- +maximum: 256\n\+ +maximum: 128\n/);
   }, 120_000);
 
+  it('says when the state holds nothing cosi wrote (a mistyped prefix), as get --state does', async () => {
+    await applyWithRun();
+    const typo = stateUrl().replace(prefix, `${prefix}-typo`);
+    const empty = await cli(['diff', '-f', dir, '--state', typo]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe(
+      `cosi: --state ${typo} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given? (every resource shows as created)\n` +
+        'cosi: 10 to create, 0 to change, 0 to remove\n',
+    );
+    // The state the run wrote: no such line.
+    const same = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(same).toMatchObject({
+      code: 0,
+      stderr: 'cosi: 0 to create, 0 to change, 0 to remove\n',
+    });
+  });
+
   it('an RGD edit that changes only what its controller renders is a change of its kind (exit 1)', async () => {
     // The kro example: its RGD's templates are not in its kind's schema, yet restarting
     // `cosi run` on an edited template re-renders every instance's children.

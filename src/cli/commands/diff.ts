@@ -141,6 +141,12 @@ export function renderDiff(
     return;
   }
   io.stderr.write(renderFindings(result.findings, colors));
+  if (result.emptyState) {
+    // As `get --state` says it: a mistyped prefix would otherwise read as "create everything".
+    io.stderr.write(
+      `cosi: --state ${formatStateLocation(parseStateUrl(flags.state))} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given? (every resource shows as created)\n`,
+    );
+  }
   if (format === 'json') {
     io.stdout.write(
       `${JSON.stringify(toDiffEntries(result.changes, createColors(false)), null, 2)}\n`,
