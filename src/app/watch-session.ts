@@ -126,8 +126,9 @@ export interface WatchSession {
   /** Whether reloading is paused. */
   readonly paused: boolean;
   /**
-   * Re-runs everything from a fresh state (the config loaded again, every manifest read), as
-   * an edit of the config does. Runs even while paused.
+   * Re-runs everything from a fresh state (the config loaded again, every manifest read and
+   * checked as a create, as at start: nothing ratchets against the rounds before). Runs even
+   * while paused.
    */
   rerun(): void;
 }
@@ -222,8 +223,9 @@ class Session implements WatchSession {
   /**
    * The resources of the rounds so far, for CEL transition rules: an edit is checked as an
    * update of what the last rounds loaded, so an immutable field's edit is flagged as it is saved.
+   * A rerun forgets them: from a fresh state every resource is a create, as at start.
    */
-  readonly #prior = new RecordedPriorState();
+  #prior = new RecordedPriorState();
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -363,6 +365,8 @@ class Session implements WatchSession {
         const started = performance.now();
         this.#options.onRoundStart?.({ number: this.#rounds + 1, trigger, ...files });
         try {
+          // The reader is opened again on the fresh prior state by the config's load.
+          if (rerun) this.#prior = new RecordedPriorState();
           if (restart) await this.#loadConfig();
           await this.#round(trigger, files, restart ? undefined : paths, contentOnly);
           if (restart) await this.#watchRoots();

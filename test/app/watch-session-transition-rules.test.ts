@@ -100,4 +100,30 @@ describe('cosi watch with CEL transition rules', () => {
     ]);
     expect(edited.applied).toBe(false);
   });
+
+  it('re-run from a fresh state checks every resource as a create, as a new start does', async () => {
+    const { save, rounds } = await start();
+    const stricter = await save(
+      'definitions.yaml',
+      'maxNodes: { type: integer }',
+      'maxNodes: { type: integer, maximum: 5 }',
+    );
+    expect(stricter.applied).toBe(true);
+    // `r`: the ratcheting of the rounds before is forgotten, so prod (9 nodes) is refused.
+    const before = rounds.length;
+    session?.rerun();
+    await session?.idle();
+    const rerun = rounds.at(-1) as WatchRound;
+    expect(rounds).toHaveLength(before + 1);
+    expect(rerun.trigger).toBe('rerun');
+    expect(rerun.applied).toBe(false);
+    expect(
+      rerun.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.file}:${f.line}:${f.col} ${f.code}`),
+    ).toEqual(['clusters.yaml:5:3 cel-not-checked', 'clusters.yaml:7:13 schema-violation']);
+    const fixed = await save('clusters.yaml', 'maxNodes: 9', 'maxNodes: 5');
+    expect(fixed.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(fixed.applied).toBe(true);
+  });
 });
