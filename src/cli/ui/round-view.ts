@@ -252,8 +252,9 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       for (const [type, list] of edits) {
         rowsBuilt += list.filter((e) => e.row !== undefined).length;
         const rows = patchRows(byType.get(type)?.rows ?? [], list);
-        if (rows.length > 0) byType.set(type, typeGroup(project.registry, type, rows));
-        else byType.delete(type);
+        if (rows.length > 0) {
+          byType.set(type, typeGroup(project.registry, type, rows, byType.get(type)));
+        } else byType.delete(type);
       }
       groups = [...byType.values()].sort((a, b) => compareStrings(a.type, b.type));
       previous = snapshot.resources;
@@ -320,9 +321,10 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
           if (changed) markedOf(now.metadata.type).push(row);
         }
       }
+      const shownBefore = new Map((previousGroups ?? []).map((g) => [g.type, g]));
       for (const [type, rows] of byType) {
         rowsBuilt += rows.length;
-        groups.push(typeGroup(project.registry, type, rows));
+        groups.push(typeGroup(project.registry, type, rows, shownBefore.get(type)));
       }
       previous = snapshot.resources;
       previousProject = project;
@@ -416,13 +418,19 @@ function manifestLookup(applier: ResourceApplier<ManifestResource>): ManifestLoo
   return (key) => applier.appliedAt(key);
 }
 
-/** A type's rows, with what the view needs of its definition (if it has one). */
+/**
+ * A type's rows, with what the view needs of its definition (if it has one). A type the registry
+ * no longer defines (its CRD or RGD went with its last resources, shown destroyed this round)
+ * keeps the name and columns it was shown with (`shown`, its group of the round before).
+ */
 function typeGroup(
   registry: DefinitionRegistry,
   type: string,
   rows: readonly ResourceRow[],
+  shown?: TypeGroup,
 ): TypeGroup {
   const definition = registry.get(type);
+  if (definition === undefined && shown !== undefined) return { ...shown, rows };
   return {
     type,
     displayType: definition?.displayType ?? type,

@@ -110,6 +110,52 @@ describe('round views', () => {
       [3, '~'],
     ]);
   });
+
+  it('name a type whose definition went with its last resource, on the round that destroys it', async () => {
+    watched = await watchCopy({
+      before: async (dir) => {
+        await writeFile(
+          `${dir}/gadgets.yaml`,
+          [
+            'apiVersion: apiextensions.k8s.io/v1',
+            'kind: CustomResourceDefinition',
+            'metadata: {name: gadgets.example.org}',
+            'spec:',
+            '  group: example.org',
+            '  names: {kind: Gadget, plural: gadgets}',
+            '  scope: Namespaced',
+            '  versions:',
+            '    - name: v1',
+            '      served: true',
+            '      storage: true',
+            '      additionalPrinterColumns:',
+            '        - {name: Color, type: string, jsonPath: .spec.color}',
+            '      schema:',
+            '        openAPIV3Schema:',
+            '          type: object',
+            '          properties:',
+            '            spec: {type: object, properties: {color: {type: string}}}',
+            '---',
+            'apiVersion: example.org/v1',
+            'kind: Gadget',
+            'metadata: {name: g1, namespace: default}',
+            'spec: {color: red}',
+            '',
+          ].join('\n'),
+        );
+      },
+    });
+    const title = (view: RoundView | undefined) => {
+      const group = view?.groups.find((g) => g.type === 'Gadgets.example.org');
+      return group && { displayType: group.displayType, headers: columnHeaders(group) };
+    };
+    const first = title(watched.views[0]);
+    expect(first?.displayType).toBe('Gadget');
+    expect(first?.headers).toContain('COLOR');
+    const removed = await watched.remove('gadgets.yaml');
+    expect(markers(removed)).toEqual({ 'Gadget/g1': '-' });
+    expect(title(removed)).toEqual(first);
+  });
 });
 
 function vmKey(id: string): string {
