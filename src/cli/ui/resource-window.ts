@@ -116,3 +116,27 @@ function groupAt(offsets: readonly number[], line: number): number {
   }
   return lo;
 }
+
+/**
+ * The selection on the next row marked created, updated or destroyed after it (`direction` 1)
+ * or before it (-1), wrapping round the list; the selection itself when no other row is marked.
+ * Past a screen of rows, it is how a round's change is found (`n` / `N`, as less's search).
+ */
+export function nextMarked(
+  groups: readonly TypeGroup[],
+  selection: Selection,
+  direction: 1 | -1,
+): Selection {
+  const from = clampSelection(groups, selection);
+  let { group, row } = from;
+  const total = groups.reduce((sum, g) => sum + g.rows.length, 0);
+  for (let step = 0; step < total; step++) {
+    row += direction;
+    while (row < 0 || row >= (groups[group]?.rows.length ?? 0)) {
+      group = (group + direction + groups.length) % groups.length;
+      row = direction === 1 ? 0 : (groups[group]?.rows.length ?? 0) - 1;
+    }
+    if (groups[group]?.rows[row]?.marker !== ' ') return { group, row };
+  }
+  return from;
+}

@@ -8,7 +8,7 @@ import { filterGroups } from './resource-filter.js';
 import { completionOf, editLine, lineAtEnd, type EditedLine } from './line-edit.js';
 import { keysOfRead } from './read-keys.js';
 import { ResourceList } from './resource-list.js';
-import { clampSelection, moveSelection, type Selection } from './resource-window.js';
+import { clampSelection, moveSelection, nextMarked, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
 import { screenLayout } from './screen-layout.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
@@ -56,6 +56,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['/', 'filter by type, id or label'],
   ['tab ←→', 'next / previous type'],
   ['↑↓', 'move between rows'],
+  ['n N', 'changed rows: next / previous (+ ~ -)'],
   ['enter', 'open the resource (or controller)'],
   ['c', 'controllers'],
   ['p', 'pause reloading'],
@@ -206,6 +207,9 @@ export function WatchApp(props: WatchAppProps) {
     if (key.downArrow) move(1);
     if (key.pageUp) move(-bodyHeight);
     if (key.pageDown) move(bodyHeight);
+    if (input === 'n' || input === 'N') {
+      setSelection((s) => nextMarked(groups, s, input === 'n' ? 1 : -1));
+    }
     const count = Math.max(groups.length, 1);
     if ((key.tab && !key.shift) || key.rightArrow) {
       setSelection((s) =>

@@ -6,7 +6,7 @@ import {
   freezeResource,
   type Resource,
 } from '../../../src/engine/resource/resource.js';
-import type { RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
+import type { ResourceRow, RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
 import { visibleLines } from '../../../src/cli/ui/resource-window.js';
 import { WatchApp, type WatchAppProps } from '../../../src/cli/ui/watch-app.js';
 import { watchCopy, type WatchedCopy } from './watch-rounds.js';
@@ -257,6 +257,28 @@ describe('the watch screen', () => {
     // Two pages and two rows down: the selection is past row 60, and the window follows it.
     await until(() => expect(screen()).toContain('vm-00064'));
     expect(screen()).not.toContain('vm-00000');
+  });
+
+  it('jumps to the rows a round changed with n and back with N, far past the screen', async () => {
+    const round = bigRound(5000);
+    const [group] = round.groups as [TypeGroup];
+    const mark = (i: number, marker: '~' | '-') => ({ ...(group.rows[i] as ResourceRow), marker });
+    const rows = group.rows.map((row, i) =>
+      i === 3100 ? mark(i, '~') : i === 4998 ? mark(i, '-') : row,
+    );
+    const { screen, press } = show({ ...round, groups: [{ ...group, rows }] });
+    expect(screen()).not.toContain('vm-03100');
+    await press('n');
+    await until(() => expect(screen()).toContain('vm-03100'));
+    await press(ENTER);
+    await until(() => expect(screen()).toContain('VM default/vm-03100  (updated this round)'));
+    await press(ESC, 'n');
+    await until(() => expect(screen()).toContain('vm-04998'));
+    // Round the list: back to the first change, and N goes the other way.
+    await press('n');
+    await until(() => expect(screen()).not.toContain('vm-04998'));
+    await press('N', ENTER);
+    await until(() => expect(screen()).toContain('VM default/vm-04998  (destroyed this round)'));
   });
 
   it('shows each controller with its status, reconciles, writes and last error', () => {
