@@ -333,7 +333,18 @@ class Session implements WatchSession {
   /** The files of the pending changes, as a round's `changed` names them. */
   #pendingFiles(): string[] {
     const { paths, scripts } = this.#pending;
-    return [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
+    // A directory renamed or removed with its files: its files name the change, not it as well.
+    const holding = new Set<string>();
+    for (const file of paths) {
+      for (let dir = path.dirname(file); !holding.has(dir); dir = path.dirname(dir)) {
+        holding.add(dir);
+        if (path.dirname(dir) === dir) break;
+      }
+    }
+    return [...paths, ...scripts]
+      .filter((p) => !holding.has(p))
+      .map((p) => displayPath(this.#options.cwd, p))
+      .sort();
   }
 
   /** Of {@link #pendingFiles}, those whose last event removed them. */

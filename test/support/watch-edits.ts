@@ -15,6 +15,8 @@ export interface EditedWatch {
   readonly rounds: WatchRound[];
   /** Replaces `from` by `to` in a file (relative to `cwd`), and waits for the round it starts. */
   readonly save: (file: string, from: string | RegExp, to: string) => Promise<WatchRound>;
+  /** Sends the watcher's events of what the test did itself, and waits for the round they start. */
+  readonly saw: (events: readonly FileEvent[]) => Promise<WatchRound>;
 }
 
 /**
@@ -43,5 +45,11 @@ export async function startEditedWatch(
     await session.idle();
     return rounds.at(-1) as WatchRound;
   };
-  return { session, rounds, save };
+  const saw = async (events: readonly FileEvent[]): Promise<WatchRound> => {
+    for (const event of events) listener?.(event);
+    await vi.advanceTimersByTimeAsync(100);
+    await session.idle();
+    return rounds.at(-1) as WatchRound;
+  };
+  return { session, rounds, save, saw };
 }
