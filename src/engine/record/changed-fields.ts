@@ -30,8 +30,11 @@ function leafChanges(a: unknown, b: unknown, at: string): string[] {
     const bo = isRecord(b) ? b : {};
     const keys = [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort();
     const out = keys.flatMap((key) => leafChanges(ao[key], bo[key], `${at}/${escape(key)}`));
-    // An object replacing a scalar (or the reverse) with no leaves is a change of its own.
-    return out.length === 0 && a !== undefined && b !== undefined ? [at] : out;
+    // An object replacing a scalar (or the reverse) with no leaves is a change of its own; two
+    // objects with the same leaves (two empty ones, rendered anew on each write) are no change.
+    return out.length === 0 && a !== undefined && b !== undefined && isRecord(a) !== isRecord(b)
+      ? [at]
+      : out;
   }
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [at];
 }
