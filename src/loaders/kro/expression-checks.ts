@@ -74,12 +74,7 @@ export function typeExpressions(
   ids: Iterable<string>,
 ): ExpressionProblem[] {
   if (checks.length === 0) return [];
-  const base = new Map<string, CelType>([['schema', celTypeOfSchema(instance.schema)]]);
-  for (const id of ids) {
-    const kind = kindOf.get(id);
-    const type = kind === undefined ? DYN : celTypeOfSchema(kind.definition.schema);
-    base.set(id, kind?.list === true ? listOf(type) : type);
-  }
+  const base = expressionVariables(instance, kindOf, ids);
   /** The variables with a template's iterators, made once per template (they share the list). */
   const withIterators = new Map<readonly Iterator[], Map<string, CelType>>();
   const problems: ExpressionProblem[] = [];
@@ -107,6 +102,25 @@ export function typeExpressions(
     }
   }
   return problems;
+}
+
+/**
+ * The types of the variables every expression of the RGD sees: `schema` of the instance's type,
+ * each of the `ids` of its resource's kind (`dyn` when that kind is unknown, a list of it for a
+ * forEach resource).
+ */
+export function expressionVariables(
+  instance: ResourceDefinition,
+  kindOf: ReadonlyMap<string, ResourceKind>,
+  ids: Iterable<string>,
+): Map<string, CelType> {
+  const variables = new Map<string, CelType>([['schema', celTypeOfSchema(instance.schema)]]);
+  for (const id of ids) {
+    const kind = kindOf.get(id);
+    const type = kind === undefined ? DYN : celTypeOfSchema(kind.definition.schema);
+    variables.set(id, kind?.list === true ? listOf(type) : type);
+  }
+  return variables;
 }
 
 const UNDEFINED_FIELD = /^undefined field '/;

@@ -49,6 +49,11 @@ function openAsDyn(node: SchemaNode): SchemaNode {
   return copy;
 }
 
+/** Forgets the types made of `schema`, whose fields have changed (an RGD kind's status). */
+export function forgetSchemaTypes(schema: SchemaNode): void {
+  opened.delete(schema);
+}
+
 /** The CEL type of a value of `schema` as an RGD expression reads it; `dyn` when unknown. */
 export function celTypeOfSchema(schema: SchemaNode | undefined): CelType {
   return schema === undefined ? DYN : (schemaCelType(openAsDyn(schema)) ?? DYN);

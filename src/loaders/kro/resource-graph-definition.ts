@@ -3,8 +3,9 @@
  *
  * - `spec.schema` is the type: SimpleSchema (`simple-schema.ts`) under `spec`, with the group
  *   (`spec.schema.group`, `kro.run` by default), version (`spec.schema.apiVersion`) and kind
- *   (`spec.schema.kind`) kro gives the CRD it generates; its status is open (kro infers it from
- *   the status expressions). Instances load, default and validate as any CRD kind.
+ *   (`spec.schema.kind`) kro gives the CRD it generates; its status is open until the graph is
+ *   compiled, then typed from the status expressions as kro infers it (`status-schema.ts`).
+ *   Instances load, default and validate as any CRD kind.
  * - `spec.resources` is the controller (`controllers/resource-graph.ts`): each resource's
  *   template, its `${...}` expressions (`template-expressions.ts`) compiled, the references
  *   between resources by `id` giving the order (Kahn's, ties by declaration order).
@@ -57,6 +58,7 @@ import {
 } from './template-constraints.js';
 import { dotted, templateLiteralProblems } from './template-literals.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
+import { instanceStatusSchema, schemaOfCelType } from './status-schema.js';
 import {
   expressionLocation,
   scanTemplateString,
@@ -65,12 +67,13 @@ import {
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
 import { fieldPathOf, lookupField } from './reference-types.js';
-import { celTypeOfSchema } from './expression-types.js';
+import { celTypeOfSchema, forgetSchemaTypes } from './expression-types.js';
 import { typeMismatch } from './type-compatibility.js';
 import { formatCelType, primitive } from '../cel/cel-types.js';
 import {
   placementProblem,
   targetType,
+  expressionVariables,
   typeExpressions,
   type ExpressionCheck,
   type Iterator,
@@ -292,6 +295,8 @@ export function compileResourceGraph(
     text: string;
     where: (string | number)[];
   }[] = [];
+  /** The type check of each standalone expression of the instance status, by its field. */
+  const statusChecks = new Map<readonly (string | number)[], TypeCheckOf>();
   /** The type check of the expression compiled last (a forEach list's, for its iterator). */
   const typeCheckOfLast: { check?: TypeCheckOf } = {};
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
@@ -433,6 +438,9 @@ export function compileResourceGraph(
             : {}),
         };
         typeCheckOfLast.check = compiled.check;
+        if (context === 'the instance status' && scanned.standalone) {
+          statusChecks.set(path, compiled.check);
+        }
         if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
           fieldChecks.push({ ...check, field });
         } else expressionChecks.push(check);
@@ -796,6 +804,26 @@ export function compileResourceGraph(
     });
   }
   if (outcome.failed) return false;
+  // kro writes the status fields, typed from their expressions, into the instance's CRD.
+  const variables = expressionVariables(definition, kindOf, known);
+  setInstanceStatus(
+    definition,
+    instanceStatusSchema(
+      status
+        .filter((field) => field.path[0] !== 'conditions')
+        .map((field) => {
+          const check = statusChecks.get(field.path);
+          return {
+            path: field.path,
+            schema: !field.standalone
+              ? { type: 'string' }
+              : check === undefined
+                ? { 'x-kubernetes-preserve-unknown-fields': true }
+                : schemaOfCelType(check(variables).type),
+          };
+        }),
+    ),
+  );
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const sorted = order.order.flatMap((id) => {
     const node = byId.get(id);
@@ -820,6 +848,19 @@ export function compileResourceGraph(
     source: value,
   });
   return true;
+}
+
+/**
+ * Gives the instance's type its inferred status schema, in place: the type's schema object stays
+ * the one compiled when the RGD was read (once per load; the status of an instance's manifest is
+ * dropped, not checked, as the kind has the status subresource). The CEL types made of the schema
+ * so far, with its status open, are forgotten.
+ */
+function setInstanceStatus(definition: ResourceDefinition, status: JsonSchema): void {
+  const schema = definition.schema;
+  if (schema === undefined || !isPlainObject(schema.properties)) return;
+  schema.properties.status = status;
+  forgetSchemaTypes(schema);
 }
 
 /**

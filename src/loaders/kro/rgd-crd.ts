@@ -6,28 +6,14 @@
  * Established). kro's e2e suites assert it (instancecrd-assert.yaml); cosi registers the kind
  * itself and keeps no CRD object, so this is what a scenario's `expect` of it is matched against.
  *
- * The status schema has kro's `state` and `conditions`; the fields of the RGD's
- * `spec.schema.status`, whose types kro infers from their expressions, are not written.
+ * The status schema is the instance type's: the fields of the RGD's `spec.schema.status`, typed
+ * from their expressions (`status-schema.ts`), with kro's `state` and `conditions`.
  */
 import pluralize from 'pluralize';
 import type { ResourceGraph } from '../../controllers/resource-graph.js';
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { isPlainObject } from '../manifest-document.js';
-
-const CONDITIONS_SCHEMA = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      type: { type: 'string' },
-      status: { type: 'string' },
-      reason: { type: 'string' },
-      message: { type: 'string' },
-      lastTransitionTime: { type: 'string' },
-      observedGeneration: { type: 'integer' },
-    },
-  },
-};
+import { instanceStatusSchema } from './status-schema.js';
 
 const DEFAULT_PRINTER_COLUMNS = [
   {
@@ -58,10 +44,14 @@ export function rgdCrdName(graph: ResourceGraph): string | undefined {
   return `${plural(kind.kind)}.${group}`;
 }
 
-/** The CRD kro generates for the graph's kind; `spec` is the instance schema's `spec`. */
+/**
+ * The CRD kro generates for the graph's kind; `spec` and `status` are the instance schema's
+ * (kro's `state` and `conditions` alone when `status` is not given).
+ */
 export function rgdCrd(
   graph: ResourceGraph,
   spec: JsonSchema | undefined,
+  status: JsonSchema = instanceStatusSchema([]),
 ): Record<string, unknown> | undefined {
   const instance = graph.instanceKind;
   const name = rgdCrdName(graph);
@@ -113,10 +103,7 @@ export function rgdCrd(
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
                 spec: spec ?? { type: 'object' },
-                status: {
-                  type: 'object',
-                  properties: { conditions: CONDITIONS_SCHEMA, state: { type: 'string' } },
-                },
+                status,
               },
             },
           },

@@ -82,7 +82,7 @@ function servedCrds(project: TestProject): Map<string, Record<string, unknown>> 
   for (const graph of resourceGraphsOf(registry).values()) {
     const schema = registry.get(graph.instanceType)?.schema;
     const properties = schema?.properties as Record<string, Record<string, unknown>> | undefined;
-    const crd = rgdCrd(graph, properties?.spec);
+    const crd = rgdCrd(graph, properties?.spec, properties?.status);
     const metadata = crd?.metadata as { name?: string } | undefined;
     if (crd !== undefined && metadata?.name !== undefined) served.set(metadata.name, crd);
   }
