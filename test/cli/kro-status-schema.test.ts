@@ -130,6 +130,19 @@ describe("an RGD kind's status, typed from the status expressions as kro does", 
     ]);
     expect(code).toBe(1);
   }, 60_000);
+  it('types it so when the nested RGD comes before its child in the files', async () => {
+    const dir = await temporaryTree('cosi-kro-status-order-', {
+      'a-parent.yaml': parent('          replicas: ${child.status.availableReplicas}'),
+      'b-child.yaml': RGD,
+    });
+    const { code, stdout } = await cli(['check', '-f', '.', '-q'], { cwd: dir });
+    expect(stdout.split('\n').filter((line) => line.includes('error['))).toEqual([
+      expect.stringMatching(
+        /^a-parent\.yaml:\d+:\d+: error\[rgd-type-mismatch\]: \$\{child\.status\.availableReplicas\} is of type int, but data\.replicas of ConfigMaps\.core is of type string/,
+      ),
+    ]);
+    expect(code).toBe(1);
+  }, 60_000);
 });
 
 /** An RGD of kind Parent with a WebApp `child` and a ConfigMap whose `data` is `data`. */

@@ -1,7 +1,8 @@
 /**
  * The RGDs of one load, in two steps: each RGD's type when its document is read (so that its
  * instances resolve, wherever they are), its graph once every kind of the load is known (its
- * templates may use kinds defined later in the tree).
+ * templates may use kinds defined later in the tree), a nested RGD's after its child's
+ * (`rgd-order.ts`).
  */
 
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
@@ -17,6 +18,7 @@ import {
   resourceGraphOf,
   type ReadRgd,
 } from './resource-graph-definition.js';
+import { compileOrder } from './rgd-order.js';
 
 /** The RGDs of a load, read as their documents come. */
 export interface ResourceGraphDefinitions {
@@ -51,9 +53,8 @@ export function readResourceGraphDefinitions(
       return true;
     },
     compileGraphs(kinds) {
-      for (const { rgd } of taken) {
-        if (rgd !== undefined) compileResourceGraph(rgd, kinds, compiler, options);
-      }
+      const rgds = taken.flatMap(({ rgd }) => (rgd === undefined ? [] : [rgd]));
+      for (const rgd of compileOrder(rgds)) compileResourceGraph(rgd, kinds, compiler, options);
       return taken.map(({ report, header }) => ({ report, header }));
     },
   };
