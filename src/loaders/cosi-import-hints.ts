@@ -61,21 +61,38 @@ export function missingModuleProblem(specifier: string): string | undefined {
   return undefined;
 }
 
+/** A clause `import { a, type B } from 'cosi...'` of a file: its module and the names it imports. */
+export interface CosiNamedImport {
+  /** `cosi` or one of its subpaths (`cosi/testing`). */
+  readonly specifier: string;
+  readonly names: readonly string[];
+}
+
+/** The clauses of `file` that import names from `cosi` or a subpath of it; none when unreadable. */
+export function cosiNamedImports(file: string): CosiNamedImport[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const clauses = /\bimport\s*\{([^}]*)\}\s*from\s*['"](cosi(?:\/[^'"]*)?)['"]/g;
+  return [...text.matchAll(clauses)].map(([, names = '', specifier = '']) => ({
+    specifier,
+    names: names
+      .split(',')
+      .map((entry) => /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1])
+      .filter((name) => name !== undefined),
+  }));
+}
+
 /**
  * Why `name`, which `cosi` exports, is undefined in `file`: its import names another of cosi's
  * entry points (`import { defineResource } from 'cosi/testing'`). The hint to add, or ''.
  */
 export function wrongEntryPointHint(file: string, name: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-  const clauses = /\bimport\s*\{([^}]*)\}\s*from\s*['"](cosi\/[^'"]*)['"]/g;
-  for (const [, names = '', specifier = ''] of text.matchAll(clauses)) {
-    const imported = names.split(',').map((entry) => /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1]);
-    if (imported.includes(name)) {
+  for (const { specifier, names } of cosiNamedImports(file)) {
+    if (specifier !== 'cosi' && names.includes(name)) {
       return ` (its import names ${name} from '${specifier}', which does not export it: import it from 'cosi')`;
     }
   }

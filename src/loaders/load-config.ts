@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import type * as Jiti from 'jiti';
 import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
-import { missingModuleOf, missingModuleProblem, wrongEntryPointHint } from './cosi-import-hints.js';
+import {
+  cosiNamedImports,
+  missingModuleOf,
+  missingModuleProblem,
+  wrongEntryPointHint,
+} from './cosi-import-hints.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { findConfigKeysInFile } from './config-key-site.js';
@@ -434,17 +439,10 @@ function describeLoadError(
  * misspells it (`import { definResource }`, then `defineResource(...)`): the import is what to fix.
  */
 function misspeltImportHint(file: string, used: string, exported: readonly string[]): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-  const clauses = /\bimport\s*\{([^}]*)\}\s*from\s*['"]cosi['"]/g;
-  for (const [, names = ''] of text.matchAll(clauses)) {
-    for (const entry of names.split(',')) {
-      const imported = /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1];
-      if (imported === undefined || exported.includes(imported)) continue;
+  for (const { specifier, names } of cosiNamedImports(file)) {
+    if (specifier !== 'cosi') continue;
+    for (const imported of names) {
+      if (exported.includes(imported)) continue;
       if (didYouMean(imported, [used]) === used) {
         return ` (its import from 'cosi' names ${imported}, which 'cosi' does not export: did you mean ${used}?)`;
       }
