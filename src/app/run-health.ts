@@ -1,7 +1,7 @@
 import { text, type OpsResponse } from './ops-server.js';
 
 /** Where a served project is in its life, as its health endpoints report it. */
-export type ServePhase = 'starting' | 'following' | 'leading' | 'stopping';
+export type ServePhase = 'starting' | 'following' | 'leading' | 'down' | 'stopping';
 
 /**
  * `cosi run`'s health, as controller-runtime's manager serves it: `/healthz` answers 200 while
@@ -15,6 +15,8 @@ export class RunHealth {
   #phase: ServePhase = 'starting';
   #convergedOnce = false;
   #leaderKnown = false;
+  /** Why nothing runs, in the `down` phase. */
+  #downReason = '';
 
   get phase(): ServePhase {
     return this.#phase;
@@ -44,6 +46,24 @@ export class RunHealth {
     this.#convergedOnce = true;
   }
 
+  /**
+   * The runtime starts again (`cosi run --watch` after a change of the code or definitions): as
+   * at the first start, it is ready once it follows or has led and converged.
+   */
+  restarting(): void {
+    if (this.#phase === 'stopping') return;
+    this.#phase = 'starting';
+    this.#convergedOnce = false;
+    this.#leaderKnown = false;
+  }
+
+  /** Nothing runs: a restart could not start, for `reason`; a later one may. */
+  down(reason: string): void {
+    if (this.#phase === 'stopping') return;
+    this.#phase = 'down';
+    this.#downReason = reason;
+  }
+
   stopping(): void {
     this.#phase = 'stopping';
   }
@@ -68,6 +88,8 @@ export class RunHealth {
         return problems.length === 0
           ? { ready: true, reason: 'leading: converged' }
           : { ready: false, reason: `leading: ${problems.join('; ')}` };
+      case 'down':
+        return { ready: false, reason: `not running: ${this.#downReason}` };
       case 'stopping':
         return { ready: false, reason: 'stopping' };
     }

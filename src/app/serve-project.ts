@@ -118,20 +118,17 @@ export interface ServedProject {
   /**
    * Reads the manifests again and applies their difference to the state. Manifests with errors
    * apply nothing: the findings are returned, and what was applied before keeps running. Once
-   * the runtime has settled on what was applied, `onSettled` is told what was.
+   * the runtime has settled on what was applied, `onSettled` is told what was. Manifests whose
+   * definitions or declared controllers (a CRD, a kro RGD, a transform) differ from those this
+   * project started with apply nothing either: the running controllers and types are the
+   * started ones, and only a new start (which applies them) loads the changed ones.
    */
-  reapply(onSettled?: (applied: ApplyCounts) => void): Promise<
-    | {
-        readonly applied: ApplyCounts;
-        readonly skipped: readonly Finding[];
-        /**
-         * The manifests' definitions or declared controllers (a kro RGD, a transform) differ
-         * from those the process started with, and did not since the last reapply that said
-         * so: the running controllers and types stay the started ones until a restart.
-         */
-        readonly definitionsChanged?: true;
-      }
+  reapply(
+    onSettled?: (applied: ApplyCounts) => void,
+  ): Promise<
+    | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
     | { readonly findings: readonly Finding[] }
+    | { readonly definitionsChanged: true }
   >;
   /**
    * Resolves once the runtime has nothing left to do, the RGD controllers having read every
@@ -183,8 +180,6 @@ export async function serveProject(
   const definitionsKey = (load: ReadResult): string =>
     `${JSON.stringify(load.registry.all())}\n${declaredControllersKey(load.registry)}`;
   const startedKey = definitionsKey(first);
-  /** The definitions last said to differ from the started ones (said once, not each apply). */
-  let saidKey = startedKey;
   const controllerNames = [
     ...(await projectControllerNames(config, options.cwd, options.timeout, options.monitor)),
     ...declared.map((c) => c.name),
@@ -359,10 +354,10 @@ export async function serveProject(
       reapply: async (onSettled) => {
         const load = await read();
         if (hasErrors(load.findings)) return { findings: load.findings };
+        // Applied with the changed definitions, instances would take their new defaults while
+        // the started controllers render them by the old ones: nothing is, until a new start.
+        if (definitionsKey(load) !== startedKey) return { definitionsChanged: true };
         const result = await apply(load);
-        const key = definitionsKey(load);
-        const changed = key !== startedKey && key !== saidKey;
-        saidKey = key;
         // An instance in a namespace no instance was in: the RGD controllers read it once the
         // runtime has settled on what was applied.
         void settle().then(
@@ -371,7 +366,7 @@ export async function serveProject(
           },
           () => undefined,
         );
-        return changed ? { ...result, definitionsChanged: true } : result;
+        return result;
       },
       settle,
       stop: async () => {

@@ -104,15 +104,15 @@ export type ServeStart =
   /** Stopped before the start completed. */
   | { readonly kind: 'stopped' };
 
-/** What `cosi run --watch` gets of an apply of the files again. */
+/**
+ * What `cosi run --watch` gets of an apply of the files again: what it applied, the manifests'
+ * errors (nothing applied), or that their definitions changed (nothing applied: a new start of
+ * the runtime loads and applies them).
+ */
 export type ReapplyResult =
-  | {
-      readonly applied: ApplyCounts;
-      readonly skipped: readonly Finding[];
-      /** The definitions or declared controllers changed: a restart loads them. */
-      readonly definitionsChanged?: true;
-    }
-  | { readonly findings: readonly Finding[] };
+  | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
+  | { readonly findings: readonly Finding[] }
+  | { readonly definitionsChanged: true };
 
 /** What the metrics read of the runtime when scraped. */
 export interface RuntimeFigures {

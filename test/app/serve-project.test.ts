@@ -150,18 +150,25 @@ describe('serveProject', () => {
     expect(list.map((r) => r.metadata.id)).toEqual(['web-2']);
   });
 
-  it('says when a reapply finds the definitions changed, which only a restart loads (once per change)', async () => {
+  it('applies nothing of manifests whose definitions changed, which only a new start loads', async () => {
     const s = await serve();
     await s.elected;
     await writeFile(path.join(dir, 'vms.yaml'), VMS(4));
     expect(await s.reapply()).not.toHaveProperty('definitionsChanged');
     await writeFile(
       path.join(dir, 'vms.yaml'),
-      VMS(4).replace('displayType: VM,', 'displayType: VirtualMachine,'),
+      VMS(5).replace('displayType: VM,', 'displayType: VirtualMachine,'),
     );
-    expect(await s.reapply()).toMatchObject({ definitionsChanged: true });
-    // Said once: another apply of the same definitions does not say it again.
-    expect(await s.reapply()).not.toHaveProperty('definitionsChanged');
+    expect(await s.reapply()).toEqual({ definitionsChanged: true });
+    // The resources keep what the started definitions applied: cpus 4, not 5.
+    const stored = await s.project.state.get({
+      namespace: 'default',
+      type: 'VMs.example.org',
+      id: 'web-1',
+    });
+    expect(stored.spec).toEqual({ cpus: 4 });
+    // Said at each apply until a new start: the running types are still the started ones.
+    expect(await s.reapply()).toEqual({ definitionsChanged: true });
   });
 
   it('opens a state that already holds the project without duplicating it', async () => {

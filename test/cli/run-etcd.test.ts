@@ -345,6 +345,48 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     expect((JSON.parse(shop.stdout) as { status: { state: string } }).status.state).toBe('ACTIVE');
   }, 60_000);
 
+  it('--watch restarts the controllers on an RGD edit: instances render by the new graph, and what it no longer renders goes', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await cp(path.join(REPO, 'fixtures/kro-webapp'), dir, { recursive: true });
+    const a = start('10s');
+    await a.waitForLine(/converged in/, 20_000);
+    const get = async (type: string): Promise<string[]> =>
+      (await cli(['get', type, '--state', stateUrl(), '-o', 'name'])).stdout
+        .split('\n')
+        .filter(Boolean)
+        .sort();
+    expect(await get('ingress')).toEqual(['ingress.networking.k8s.io/shop']);
+    // The RGD's image default changed, and its Ingress template taken out.
+    const rgd = path.join(dir, 'rgd.yaml');
+    const text = await readFile(rgd, 'utf8');
+    await writeFile(
+      rgd,
+      text.replace('default=nginx', 'default=httpd').slice(0, text.indexOf('    - id: ingress')),
+    );
+    await a.waitForLine(
+      /INFO {2}the manifests' definitions changed \(.*\): restarting the controllers to load them code=restarting$/m,
+      20_000,
+    );
+    await a.waitForLine(/code=undeclared-output$/m, 30_000);
+    await waitFor(async () => (await get('ingress')).length === 0, 30_000);
+    const images = async (): Promise<string[]> => {
+      const listed = await cli(['get', 'deployment', '--state', stateUrl(), '-o', 'json']);
+      // A list is a JSON array, as `apply -o json` prints it.
+      const items = JSON.parse(listed.stdout) as {
+        spec: { template: { spec: { containers: { image: string }[] } } };
+      }[];
+      return items.map((d) => d.spec.template.spec.containers[0]?.image ?? '');
+    };
+    await waitFor(async () => (await images()).every((image) => image === 'httpd'), 30_000);
+    expect(await get('deployment')).toEqual(['deployment.apps/blog', 'deployment.apps/shop']);
+    // Before the restart, nothing of the edit was applied with the started controllers.
+    const log = a.stderr();
+    const restartAt = log.indexOf('restarting the controllers');
+    expect(log.slice(0, restartAt)).not.toMatch(/applied 2 resources \(0 created/);
+    a.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+  }, 120_000);
+
   it('follows a nested kro instance into the namespace an outer instance writes it to, before it says converged', async () => {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });

@@ -292,7 +292,7 @@ export default defineConfig({
     expect(await running).toEqual({ exitCode: 0 });
   }, 60_000);
 
-  it('with --watch applies the manifests again when a file changes; Ctrl-C stops it', async () => {
+  it('with --watch applies the manifests again when a file changes, restarts the controllers when the config does; Ctrl-C stops it', async () => {
     const h = harness(dir);
     const running = runRuntime(h.io, [dir], flags({ watch: true }), h.watchFiles);
     await waitFor(() => h.stderr().includes('leading'), 20_000);
@@ -312,13 +312,52 @@ export default defineConfig({
     expect(h.watched()).toEqual(
       expect.arrayContaining(['cosi.config.ts', 'types.ts'].map((f) => path.join(dir, f))),
     );
-    // An edit of the config is said to need a restart: the process runs the code it started with.
-    h.fileChanged({ kind: 'change', path: path.join(dir, 'cosi.config.ts') });
-    await waitFor(() => h.stderr().includes('restart cosi run to load it'), 20_000);
+    // An edit of the config starts the controllers again with the code as it is now: the
+    // placement controller taken out, two run.
+    const config = path.join(dir, 'cosi.config.ts');
+    const original = await readFile(config, 'utf8');
+    await writeFile(config, original.replace(', createPlacementController()]', ']'));
+    h.fileChanged({ kind: 'change', path: config });
+    await waitFor(() => h.stderr().includes('leading: running 2 controllers'), 20_000);
+    const all = h.stderr();
+    const restarted = all.slice(all.lastIndexOf('\n', all.indexOf('cosi.config.ts changed')) + 1);
+    expect(restarted.split('\n').slice(0, 4)).toEqual([
+      expect.stringMatching(
+        line(
+          'INFO',
+          'cosi\\.config\\.ts changed: restarting the controllers to load it code=restarting',
+        ),
+      ),
+      expect.stringMatching(line('INFO', 'started as \\S+ on memory')),
+      // In memory the state starts again too, from the manifests.
+      expect.stringMatching(
+        line('INFO', 'applied 5 resources \\(5 created, 0 updated, 0 removed\\)'),
+      ),
+      expect.stringMatching(line('INFO', 'leading: running 2 controllers')),
+    ]);
+    await waitFor(
+      () => /converged in/.test(h.stderr().slice(h.stderr().indexOf('running 2'))),
+      20_000,
+    );
+    // A config that cannot be loaded (saved mid-edit) leaves nothing running, and says so; the
+    // next change starts it again.
+    await writeFile(config, `${original}\nexport const = ;\n`);
+    h.fileChanged({ kind: 'change', path: config });
+    await waitFor(() => h.stderr().includes('code=restart-failed'), 20_000);
     expect(h.stderr()).toMatch(
       line(
-        'WARN',
-        'cosi\\.config\\.ts changed: the controllers run the code they started with; restart cosi run to load it code=restart-needed',
+        'ERROR',
+        'not started again: the config cannot be loaded; it starts again at the next change of the files code=restart-failed',
+      ),
+    );
+    await writeFile(config, original);
+    h.fileChanged({ kind: 'change', path: config });
+    // Three controllers lead again: the second time the log says so.
+    await waitFor(() => h.stderr().split('leading: running 3 controllers').length === 3, 20_000);
+    expect(h.stderr()).toMatch(
+      line(
+        'INFO',
+        'the files changed: starting the controllers again \\(the last start failed\\) code=restarting',
       ),
     );
     await writeFile(vms, 'metadata: { type: vm }\n');

@@ -11,7 +11,9 @@ export function defineRun(): Command {
     .summary('serve the project: apply the manifests to a (shared) state and run the controllers')
     .description(
       'A long-lived runtime on the real clock. Applies the manifests to the state (again on ' +
-        'every file change with --watch), runs the project controllers and serves until SIGTERM ' +
+        'every file change with --watch; a change of the config, a script it imports or the ' +
+        "manifests' definitions restarts the controllers in the process, which loads them), " +
+        'runs the project controllers and serves until SIGTERM ' +
         'or Ctrl-C (or SIGHUP), then stops cleanly: controllers stopped, the leader lease released. With ' +
         '--state etcd://HOST:PORT[/prefix] several processes share one state: they elect a ' +
         'leader on an etcd lease, and only the leader runs the controllers (those with ' +

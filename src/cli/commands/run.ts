@@ -21,6 +21,7 @@ import {
   serveRuntime,
   type RuntimeFault,
   type ServeRequest,
+  type ServeStart,
   type ServedRuntime,
 } from '../../app/served-runtime.js';
 import {
@@ -41,7 +42,11 @@ import { parseRequestTimeout } from '../state-option.js';
 import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/run-log.js';
-import { reapplyOnChange } from '../run/reapply-on-change.js';
+import {
+  reapplyOnChange,
+  type ReapplyReport,
+  type RestartCause,
+} from '../run/reapply-on-change.js';
 import { errorCode } from '../run/run-worker-messages.js';
 import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
 
@@ -225,6 +230,8 @@ async function serveUntilEnded(
     ending ??= why;
     end(ending);
   };
+  /** Whether the run is ending (read after an await, where it may have begun to). */
+  const endingNow = (): boolean => ending !== undefined;
   const unsubscribe = [
     onInterrupt(() => onSignal('SIGINT'), { keys: false }),
     io.onTerminate?.(() => onSignal('SIGTERM')) ?? (() => undefined),
@@ -242,6 +249,37 @@ async function serveUntilEnded(
   let started = false;
   let watcher: FileWatcher | undefined;
   const servers: OpsServer[] = [];
+  /**
+   * Stops the runtime that runs and closes its election, releasing it unless leadership was
+   * `lost`; true when etcd kept something this process should not linger on. A leader that lost
+   * its lease must stop before another process leads: within a third of the TTL (it noticed at
+   * two thirds), and it asks etcd nothing more. A clean stop may take the request timeout.
+   */
+  const stopServing = async (lost: boolean): Promise<boolean> => {
+    const runtime = served;
+    const candidate = election;
+    served = undefined;
+    election = undefined;
+    const bound = lost ? Math.max(100, Math.floor((ttl * 1000) / 3)) : requestTimeout;
+    const stoppedInTime = await Promise.race([
+      (runtime?.stop() ?? Promise.resolve()).then(
+        () => true,
+        (error: unknown) => {
+          log.error(`stopping failed: ${toError(error).message}`);
+          return true;
+        },
+      ),
+      new Promise<false>((resolve) => setTimeout(resolve, bound, false).unref()),
+    ]);
+    if (!stoppedInTime) {
+      log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
+      await runtime?.abandon();
+    }
+    const release = await candidate?.close({ release: !lost });
+    if (release === undefined || release.unreleased.length === 0) return false;
+    logUnreleased(log, release, ttl, leadingSince > 0);
+    return true;
+  };
   try {
     // What the metrics read of the runtime: asked for at each scrape (see `scrapeFigures`).
     let figures = { names: [] as readonly string[], depths: new Map<string, number>() };
@@ -265,41 +303,6 @@ async function serveUntilEnded(
     };
     await startEndpoints(flags, health, metrics, scrapeFigures, () => problems, servers, log);
 
-    if (location.kind === 'etcd') {
-      let lastLeader: string | undefined;
-      election = createEtcdLeaderElection({
-        endpoint: location.endpoint,
-        prefix: location.prefix,
-        name: ELECTION_NAME,
-        ttl,
-        identity,
-        requestTimeout,
-        onLost: (error) => finish({ kind: 'lost', error }),
-        onRejoin: (reason, delay) => {
-          if (ending !== undefined) return;
-          log.warn(
-            `lost its place in the election: ${reason}; it did not lead, and campaigns again on a new lease in ${formatDuration(delay)}`,
-            { code: 'candidacy-lost' },
-          );
-        },
-        onLeader: (leader) => {
-          // A leader that hears of another one has lost its leadership (and says so), or is
-          // about to: it does not say it follows while it still leads.
-          if (ending !== undefined || election?.leading === true) return;
-          if (leader === lastLeader || leader === identity) return;
-          lastLeader = leader;
-          if (leader === undefined) log.info('no leader: campaigning');
-          else {
-            health.followsLeader();
-            log.info(`following ${leader}`, { leader });
-          }
-        },
-      });
-    }
-    const leaderElection = election;
-    // What the runtime says of its leadership is logged after its start is.
-    let announce!: () => void;
-    const announced = new Promise<void>((resolve) => (announce = resolve));
     const request: ServeRequest = {
       files,
       // Given no paths, those the config names (and it must name some).
@@ -323,43 +326,115 @@ async function serveUntilEnded(
     const serve = io.isolateUserCode
       ? (await import('../run/supervised-runtime.js')).serveInWorker
       : serveRuntime;
-    served = serve(request, {
-      counts: metrics,
-      onLog: (record) => log.record(record),
-      ...(leaderElection
-        ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
-        : {}),
-      onLeading: (controllers) =>
+
+    /** The runtime's starts: the first, and each `--watch` restart. */
+    let generation = 0;
+    /**
+     * Starts the runtime, with an election of its own on etcd: what it says of its election and
+     * leadership is logged once `announce` is called (after its start is), and only while it is
+     * the latest start.
+     */
+    const startServing = (): {
+      readonly outcome: Promise<{ readonly early: Ending } | { readonly begun: ServeStart }>;
+      readonly announce: () => void;
+    } => {
+      const current = ++generation;
+      const isCurrent = (): boolean => current === generation;
+      let lastLeader: string | undefined;
+      const candidate =
+        location.kind === 'etcd'
+          ? createEtcdLeaderElection({
+              endpoint: location.endpoint,
+              prefix: location.prefix,
+              name: ELECTION_NAME,
+              ttl,
+              identity,
+              requestTimeout,
+              onLost: (error) => {
+                if (isCurrent()) finish({ kind: 'lost', error });
+              },
+              onRejoin: (reason, delay) => {
+                if (ending !== undefined || !isCurrent()) return;
+                log.warn(
+                  `lost its place in the election: ${reason}; it did not lead, and campaigns again on a new lease in ${formatDuration(delay)}`,
+                  { code: 'candidacy-lost' },
+                );
+              },
+              onLeader: (leader) => {
+                // A leader that hears of another one has lost its leadership (and says so), or
+                // is about to: it does not say it follows while it still leads.
+                if (ending !== undefined || !isCurrent() || candidate?.leading === true) return;
+                if (leader === lastLeader || leader === identity) return;
+                lastLeader = leader;
+                if (leader === undefined) log.info('no leader: campaigning');
+                else {
+                  health.followsLeader();
+                  log.info(`following ${leader}`, { leader });
+                }
+              },
+            })
+          : undefined;
+      election = candidate;
+      // What the runtime says of its leadership is logged after its start is.
+      let announce!: () => void;
+      const announced = new Promise<void>((resolve) => (announce = resolve));
+      const said = (then: () => void): void =>
         void announced.then(() => {
-          health.leading();
-          leadingSince = performance.now();
-          log.info(
-            `${election ? 'elected leader' : 'leading'}: running ${counted(controllers, 'controller')}`,
-          );
-        }),
-      onConverged: (failing) =>
-        void announced.then(() => {
-          if (health.phase !== 'leading') return;
-          health.converged();
-          // The first convergence is timed from the lead, one after a re-apply from the apply.
-          const took = formatDuration(performance.now() - Math.max(leadingSince, appliedSince));
-          // Settled with failing controllers is not converged (`cosi apply` exits 1 for it).
-          if (failing.length === 0) log.info(`converged in ${took}`);
-          else log.warn(`settled in ${took}, not converged: ${failing.join('; ')}`);
-        }),
-      onLeadFailed: (error) => void announced.then(() => finish({ kind: 'failed', error })),
-      onFault: (fault) => finish({ kind: 'fault', fault }),
-    });
-    const starting = served.started.catch((error: unknown) => {
-      if (error instanceof ServeRefusal) throw error;
-      // The state is unreachable or refused the manifests: said in one line, not a stack.
-      throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
-    });
-    // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
-    const start = await Promise.race([
-      starting.then((begun) => ({ begun })),
-      ended.then((early) => ({ early })),
-    ]);
+          if (isCurrent()) then();
+        });
+      served = serve(request, {
+        counts: metrics,
+        onLog: (record) => log.record(record),
+        ...(candidate
+          ? { elect: (signal, fingerprint) => candidate.elect(signal, fingerprint) }
+          : {}),
+        onLeading: (controllers) =>
+          said(() => {
+            health.leading();
+            leadingSince = performance.now();
+            log.info(
+              `${candidate ? 'elected leader' : 'leading'}: running ${counted(controllers, 'controller')}`,
+            );
+          }),
+        onConverged: (failing) =>
+          said(() => {
+            if (health.phase !== 'leading') return;
+            health.converged();
+            // The first convergence is timed from the lead, one after a re-apply from the apply.
+            const took = formatDuration(performance.now() - Math.max(leadingSince, appliedSince));
+            // Settled with failing controllers is not converged (`cosi apply` exits 1 for it).
+            if (failing.length === 0) log.info(`converged in ${took}`);
+            else log.warn(`settled in ${took}, not converged: ${failing.join('; ')}`);
+          }),
+        onLeadFailed: (error) => said(() => finish({ kind: 'failed', error })),
+        onFault: (fault) => {
+          if (isCurrent()) finish({ kind: 'fault', fault });
+        },
+      });
+      const starting = served.started.catch((error: unknown) => {
+        if (error instanceof ServeRefusal) throw error;
+        // The state is unreachable or refused the manifests: said in one line, not a stack.
+        throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
+      });
+      // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
+      const outcome = Promise.race([
+        starting.then((begun) => ({ begun })),
+        ended.then((early) => ({ early })),
+      ]);
+      return { outcome, announce };
+    };
+
+    /** Says a start that began: where, what it applied; then what it says of its leadership. */
+    const sayStarted = (begun: ServeStart & { kind: 'started' }, announce: () => void): void => {
+      log.info(`started as ${identity} on ${where}` + (election ? ` (lease TTL ${ttl}s)` : ''));
+      log.info(describeApply(begun.applied));
+      logTooLarge(log, io.cwd, begun.skipped);
+      health.following();
+      announce();
+    };
+
+    const first = startServing();
+    const start = await first.outcome;
     if ('early' in start) return stopBeforeStart(start.early, log);
     if (start.begun.kind !== 'started') {
       if (start.begun.kind === 'refused') logFindings(log, io.cwd, start.begun.findings);
@@ -367,15 +442,14 @@ async function serveUntilEnded(
       return { exitCode: EXIT.findings, result: undefined };
     }
     started = true;
-    log.info(`started as ${identity} on ${where}` + (election ? ` (lease TTL ${ttl}s)` : ''));
-    log.info(describeApply(start.begun.applied));
-    logTooLarge(log, io.cwd, start.begun.skipped);
-    health.following();
-    announce();
+    sayStarted(start.begun, first.announce);
     if (flags.watch) {
-      // The manifests, and the project's scripts, whose change is said to need a restart.
-      const watched = [...new Set([...start.begun.files, ...start.begun.scripts])];
-      watcher = reapplyOnChange(io.cwd, watched, watchFiles, served, {
+      /** The manifests, and the project's scripts: a script's change starts the runtime again. */
+      const watchedOf = (begun: { files: readonly string[]; scripts: readonly string[] }) => [
+        ...new Set([...begun.files, ...begun.scripts]),
+      ];
+      let watched = watchedOf(start.begun);
+      const report: ReapplyReport = {
         applying: () => {
           appliedSince = performance.now();
         },
@@ -393,17 +467,59 @@ async function serveUntilEnded(
           log.warn(
             `apply failed: ${describeApplyFailure(error, location)} (retrying in ${formatDuration(retryInMs)})`,
           ),
-        codeChanged: (changed) =>
-          log.warn(
-            `${changed.map((file) => displayPath(io.cwd, file)).join(', ')} changed: the controllers run the code they started with; restart cosi run to load it`,
-            { code: 'restart-needed' },
-          ),
-        definitionsChanged: () =>
-          log.warn(
-            "the manifests' definitions changed (a CRD, a ResourceDefinition, a kro RGD or a transform): the controllers and types run as they started; restart cosi run to load them",
-            { code: 'restart-needed' },
-          ),
-      });
+        restart: async (cause) => {
+          if (endingNow()) return true;
+          log.info(describeRestart(io.cwd, cause, served === undefined), { code: 'restarting' });
+          health.restarting();
+          appliedSince = performance.now();
+          if (await stopServing(false)) after.lingering = true;
+          // Ended meanwhile: the stop that follows finds nothing started.
+          if (endingNow()) return true;
+          const again = startServing();
+          let restarted: { readonly early: Ending } | { readonly begun: ServeStart };
+          try {
+            restarted = await again.outcome;
+          } catch (error) {
+            if (!(error instanceof ServeRefusal)) throw error;
+            // The config cannot be loaded (a syntax error mid-edit): the next change tries again.
+            log.error(error.message, { code: error.code });
+            return notRestarted('the config cannot be loaded');
+          }
+          if ('early' in restarted) return true;
+          if (restarted.begun.kind !== 'started') {
+            if (restarted.begun.kind === 'refused') {
+              logFindings(log, io.cwd, restarted.begun.findings);
+            }
+            return notRestarted('the manifests have errors');
+          }
+          sayStarted(restarted.begun, again.announce);
+          const now = watchedOf(restarted.begun);
+          if (now.join('\n') !== watched.join('\n')) {
+            // The config imports other modules now: those are watched instead. The watcher
+            // being replaced is in this restart: its close waits for it, so it is not awaited.
+            watched = now;
+            void watcher?.close();
+            watcher = reapplyOnChange(io.cwd, watched, watchFiles, servedNow, report);
+          }
+          return true;
+        },
+      };
+      /** A restart that could not start: said, and the runtime is down until the next change. */
+      const notRestarted = (why: string): false => {
+        log.error(`not started again: ${why}; it starts again at the next change of the files`, {
+          code: 'restart-failed',
+        });
+        health.down(`${why}: waiting for a change of the files`);
+        void stopServing(false).then((lingering) => {
+          if (lingering) after.lingering = true;
+        });
+        return false;
+      };
+      /** The runtime that runs now; none (down) asks for a restart at the next change. */
+      const servedNow: Pick<ServedRuntime, 'reapply'> = {
+        reapply: () => served?.reapply() ?? Promise.resolve({ definitionsChanged: true }),
+      };
+      watcher = reapplyOnChange(io.cwd, watched, watchFiles, servedNow, report);
     }
     const why = await ended;
     health.stopping();
@@ -424,36 +540,18 @@ async function serveUntilEnded(
     log.error(refusal.message, { code: refusal.code });
     return { exitCode: refusal.exitCode, result: undefined };
   } finally {
-    // A leader that lost its lease must stop before another process leads: within a third of
-    // the TTL (it noticed at two thirds), and it asks etcd nothing more. A clean stop may take
-    // the request timeout.
-    const lost = ending?.kind === 'lost';
-    const bound = lost ? Math.max(100, Math.floor((ttl * 1000) / 3)) : requestTimeout;
-    const shutdown = (async () => {
-      await watcher?.close();
-      await served?.stop();
-    })();
-    const stoppedInTime = await Promise.race([
-      shutdown.then(
-        () => true,
-        (error: unknown) => {
-          log.error(`stopping failed: ${toError(error).message}`);
-          return true;
-        },
-      ),
-      new Promise<false>((resolve) => setTimeout(resolve, bound, false).unref()),
+    // No apply or restart begins once the watcher closes; one under way ends with the runtime
+    // it is on (a restart's start ends at the ending): waited for after the stop, which is
+    // bounded for a leader that lost its lease.
+    const closing = watcher?.close();
+    if (await stopServing(ending?.kind === 'lost')) after.lingering = true;
+    const closed = await Promise.race([
+      closing?.then(() => true) ?? true,
+      new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),
     ]);
-    if (!stoppedInTime) {
-      log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
-      await served?.abandon();
-    }
-    const release = await election?.close({ release: !lost });
+    if (!closed) log.warn(`the file watcher did not stop within ${formatDuration(requestTimeout)}`);
     await Promise.all(servers.map((s) => s.close()));
     clearInterval(keepAlive);
-    if (release !== undefined && release.unreleased.length > 0) {
-      logUnreleased(log, release, ttl, leadingSince > 0);
-      after.lingering = true;
-    }
     if (started) log.info('stopped');
     for (const off of unsubscribe) off();
   }
@@ -605,6 +703,25 @@ function describeEnding(ending: Ending): string {
 
 function describeApply(applied: ApplyCounts): string {
   return `applied ${counted(applied.resources, 'resource')} (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
+}
+
+/**
+ * Why `--watch` starts the runtime again, as a log line: what changed, and that the controllers
+ * start again with it (`down`: the last start failed, and any change starts it again).
+ */
+function describeRestart(cwd: string, cause: RestartCause, down: boolean): string {
+  if (down) return 'the files changed: starting the controllers again (the last start failed)';
+  const what: string[] = [];
+  if (cause.scripts.length > 0) {
+    what.push(`${cause.scripts.map((file) => displayPath(cwd, file)).join(', ')} changed`);
+  }
+  if (cause.definitions) {
+    what.push(
+      "the manifests' definitions changed (a CRD, a ResourceDefinition, a kro RGD or a transform)",
+    );
+  }
+  const them = cause.definitions || cause.scripts.length > 1;
+  return `${what.join('; ')}: restarting the controllers to load ${them ? 'them' : 'it'}`;
 }
 
 /** `1 resource`, `2 resources`. */

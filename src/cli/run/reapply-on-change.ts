@@ -10,20 +10,31 @@ import type { FileWatcher, WatchFiles } from '../watch/file-watcher.js';
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5_000;
 
-/** What the watcher says, as `cosi run` logs it. */
+/**
+ * Why the runtime must start again to take the files' change: the scripts the config loaded
+ * changed (the config, code it imports), or the manifests' definitions or declared controllers
+ * (a CRD, a kro RGD, a transform) did. Both may.
+ */
+export interface RestartCause {
+  /** The changed scripts, by absolute path, sorted. */
+  readonly scripts: readonly string[];
+  readonly definitions: boolean;
+}
+
+/** What the watcher says, and asks, as `cosi run` logs and restarts. */
 export interface ReapplyReport {
   /** An apply begins (the files changed, or a failed one is retried). */
   applying?(): void;
   applied(counts: ApplyCounts, skipped: readonly Finding[]): void;
   refused(findings: readonly Finding[]): void;
   failed(error: Error, retryInMs: number): void;
-  /** Scripts (the config, code it imports) changed: a running service does not load them again. */
-  codeChanged(files: readonly string[]): void;
   /**
-   * The manifests' definitions or declared controllers (a kro RGD, a transform) changed: the
-   * resources were applied, but the running controllers and types are the started ones.
+   * Starts the runtime again, which loads the code and definitions and applies the manifests:
+   * resolves true once it runs, false when it could not start for what only another change of
+   * the files fixes (said by the caller; the next change starts it again); rejects for what may
+   * pass (the state unreachable), tried again with backoff.
    */
-  definitionsChanged?(): void;
+  restart(cause: RestartCause): Promise<boolean>;
 }
 
 /**
@@ -31,8 +42,9 @@ export interface ReapplyReport {
  * one apply, and applies never overlap. Manifests with errors are reported and not applied (the
  * last good ones keep running); an apply that fails (the state unreachable) is reported and
  * retried with backoff, since the files did not change and nothing else would apply them again.
- * A changed script is said (the config, code it imports): the process runs the code it started
- * with, as a controller-runtime manager does, and only a restart loads it.
+ * A changed script (the config, code it imports) or changed definitions start the runtime
+ * again (`report.restart`), as a process restarted by hand would load them; one that could not
+ * start is started again at the next change.
  */
 export function reapplyOnChange(
   cwd: string,
@@ -44,6 +56,8 @@ export function reapplyOnChange(
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
   let closed = false;
+  /** Whether the watcher closed (read after an await, where it may have). */
+  const isClosed = (): boolean => closed;
   /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
   let retryDelay = RETRY_FIRST_MS;
   const schedule = (ms: number): void => {
@@ -53,24 +67,31 @@ export function reapplyOnChange(
       chain = chain.then(reapply);
     }, ms);
   };
-  /** Scripts changed since the last apply, by absolute path. */
+  /** Scripts changed since the runtime last started, by absolute path. */
   const scripts = new Set<string>();
+  /** The definitions changed since the runtime last started. */
+  let definitions = false;
   const reapply = async (): Promise<void> => {
     if (closed) return;
-    if (scripts.size > 0) {
-      report.codeChanged([...scripts].sort());
-      scripts.clear();
-    }
     try {
-      report.applying?.();
-      const result = await served.reapply();
-      retryDelay = RETRY_FIRST_MS;
-      if ('findings' in result) report.refused(result.findings);
-      else {
-        report.applied(result.applied, result.skipped);
-        if (result.definitionsChanged === true) report.definitionsChanged?.();
+      if (scripts.size === 0 && !definitions) {
+        report.applying?.();
+        const result = await served.reapply();
+        if ('findings' in result) report.refused(result.findings);
+        else if ('definitionsChanged' in result) definitions = true;
+        else report.applied(result.applied, result.skipped);
       }
+      if (scripts.size > 0 || definitions) {
+        const cause = { scripts: [...scripts].sort(), definitions };
+        if (await report.restart(cause)) {
+          for (const file of cause.scripts) scripts.delete(file);
+          definitions = false;
+        }
+      }
+      retryDelay = RETRY_FIRST_MS;
     } catch (error) {
+      // Closed meanwhile: the runtime it applied to was stopped.
+      if (isClosed()) return;
       report.failed(toError(error), retryDelay);
       schedule(retryDelay);
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
