@@ -50,4 +50,36 @@ describe("cosi run's health", () => {
     expect(health.readyz()).toMatchObject({ status: 503, body: 'not ready: stopping\n' });
     expect(health.healthz().status).toBe(200);
   });
+
+  it('restarting (run --watch), is not ready until it has led and converged again; down, says why', () => {
+    const health = new RunHealth();
+    health.following();
+    health.leading();
+    health.converged();
+    health.restarting();
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: starting: applying the manifests\n',
+    });
+    health.following();
+    health.leading();
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: leading: converging\n',
+    });
+    health.down('the config cannot be loaded: waiting for a change of the files');
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: not running: the config cannot be loaded: waiting for a change of the files\n',
+    });
+    expect(health.healthz().status).toBe(200);
+    health.restarting();
+    health.following();
+    health.leading();
+    health.converged();
+    expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: leading: converged\n' });
+    health.stopping();
+    health.restarting();
+    expect(health.phase).toBe('stopping');
+  });
 });
