@@ -345,6 +345,38 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     expect((JSON.parse(shop.stdout) as { status: { state: string } }).status.state).toBe('ACTIVE');
   }, 60_000);
 
+  it('--watch: a config edit restarts leader and follower alike; one leads with the new code, the other follows', async () => {
+    const a = start('5s');
+    await a.waitForLine(/elected leader: running 3 controllers$/m, 20_000);
+    const b = start('5s');
+    await b.waitForLine(/following /, 20_000);
+    const config = path.join(dir, 'cosi.config.ts');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace(', createPlacementController()]', ']'),
+    );
+    const restarted = (p: CosiProcess): boolean =>
+      p.stderr().split('started as ').length === 3 &&
+      /(elected leader: running 2 controllers|following )/.test(
+        p.stderr().slice(p.stderr().lastIndexOf('started as ')),
+      );
+    await waitFor(
+      () => restarted(a) && restarted(b),
+      60_000,
+      () => `A:\n${a.stderr()}\nB:\n${b.stderr()}`,
+    );
+    const leaders = [a, b].filter((p) =>
+      p.stderr().slice(p.stderr().lastIndexOf('started as ')).includes('elected leader'),
+    );
+    expect(leaders).toHaveLength(1);
+    // The follower's withdrawn campaign ended neither process.
+    for (const p of [a, b]) expect(p.stderr()).not.toMatch(/shutting down|could not lead/);
+    a.kill('SIGTERM');
+    b.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+  }, 120_000);
+
   it('--watch restarts the controllers on an RGD edit: instances render by the new graph, and what it no longer renders goes', async () => {
     await rm(dir, { recursive: true, force: true });
     await cp(path.join(REPO, 'fixtures/kro-webapp'), dir, { recursive: true });

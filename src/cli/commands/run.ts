@@ -329,6 +329,8 @@ async function serveUntilEnded(
 
     /** The runtime's starts: the first, and each `--watch` restart. */
     let generation = 0;
+    /** The last start being stopped for a restart: nothing it says after is heard. */
+    let retired = 0;
     /**
      * Starts the runtime, with an election of its own on etcd: what it says of its election and
      * leadership is logged once `announce` is called (after its start is), and only while it is
@@ -339,7 +341,7 @@ async function serveUntilEnded(
       readonly announce: () => void;
     } => {
       const current = ++generation;
-      const isCurrent = (): boolean => current === generation;
+      const isCurrent = (): boolean => current === generation && current > retired;
       let lastLeader: string | undefined;
       const candidate =
         location.kind === 'etcd'
@@ -472,6 +474,8 @@ async function serveUntilEnded(
           log.info(describeRestart(io.cwd, cause, served === undefined), { code: 'restarting' });
           health.restarting();
           appliedSince = performance.now();
+          // A follower's stop withdraws its campaign, which fails its election: not an ending.
+          retired = generation;
           if (await stopServing(false)) after.lingering = true;
           // Ended meanwhile: the stop that follows finds nothing started.
           if (endingNow()) return true;
