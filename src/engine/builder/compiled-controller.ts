@@ -11,7 +11,7 @@ import type {
 import { isTerminal, requeueAfter, RequeueError } from '../errors.js';
 import type { ResourceEvent } from '../state/state.js';
 import { ExponentialBackoff, type BackoffOptions } from '../runtime/backoff.js';
-import { createDeadline } from './deadline.js';
+import { createDeadline, deadlineClock } from './deadline.js';
 import { createLateClient, createLaterMaps } from './later-maps.js';
 import { toPartialObjectMetadata, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
@@ -187,7 +187,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
         type: pointer.type,
       };
       const key = pointerKey(pointer);
-      const deadline = createDeadline(rt.clock, spec.reconciliationTimeout, stopped);
+      const deadline = createDeadline(deadlineClock(rt), spec.reconciliationTimeout, stopped);
       const ctx: ReconcileContext = {
         client: rt,
         log: log.child({ request: `${pointer.namespace}/${pointer.id}`, type: pointer.type }),

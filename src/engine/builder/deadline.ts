@@ -1,4 +1,5 @@
 import type { Clock, Timer } from '../runtime/clock.js';
+import type { ControllerContext } from '../runtime/controller.js';
 
 /** The signal of one reconcile, and the way to let go of its timer once the reconcile is over. */
 export interface Deadline {
@@ -13,7 +14,7 @@ export interface Deadline {
  * without a real wait. controller-runtime's `ReconciliationTimeout`.
  */
 export function createDeadline(
-  clock: Clock,
+  clock: Pick<Clock, 'setTimer'>,
   timeout: number | undefined,
   stopped: AbortSignal | undefined,
 ): Deadline {
@@ -34,4 +35,16 @@ export function createDeadline(
       stopped?.removeEventListener('abort', onStop);
     },
   };
+}
+
+/**
+ * What a reconcile's deadline is timed on: the controller context's deadline timers, which a
+ * convergence run does not jump to while the reconcile waits on the outside world (a call that
+ * answers in 50 ms is not timed out by a simulated 5 s), else its clock.
+ */
+export function deadlineClock(
+  rt: Pick<ControllerContext, 'clock' | 'setDeadline'>,
+): Pick<Clock, 'setTimer'> {
+  const setDeadline = rt.setDeadline?.bind(rt);
+  return setDeadline ? { setTimer: setDeadline } : rt.clock;
 }

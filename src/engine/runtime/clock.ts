@@ -23,6 +23,11 @@ export interface Clock {
    * waits for it.
    */
   advanceTo?(time: number): void;
+  /**
+   * Only on a clock that knows all its timers (a simulated one): how many are pending. The
+   * convergence loop compares it with the timers no running code waits for (`OutsideWait`).
+   */
+  pendingTimers?(): number;
 }
 
 /** The wall clock, on `Date.now` and `setTimeout`. */
@@ -42,6 +47,7 @@ interface PendingTimer {
   readonly seq: number;
   readonly fn: () => void;
   cancelled: boolean;
+  fired: boolean;
 }
 
 /** Midnight UTC, 1 January 2025: where simulated time starts unless told otherwise. */
@@ -57,6 +63,8 @@ export class SimulatedClock implements Clock {
   #seq = 0;
   /** A binary min-heap ordered by (at, seq). */
   readonly #heap: PendingTimer[] = [];
+  /** Timers set and neither fired nor cancelled. */
+  #pending = 0;
 
   constructor(start: number = SIMULATED_EPOCH) {
     this.#now = start;
@@ -73,10 +81,13 @@ export class SimulatedClock implements Clock {
       seq: this.#seq++,
       fn,
       cancelled: false,
+      fired: false,
     };
     this.#push(timer);
+    this.#pending++;
     return {
       cancel: () => {
+        if (!timer.cancelled && !timer.fired) this.#pending--;
         timer.cancelled = true;
       },
     };
@@ -90,7 +101,7 @@ export class SimulatedClock implements Clock {
 
   /** Number of pending (not cancelled) timers. */
   pendingTimers(): number {
-    return this.#heap.filter((t) => !t.cancelled).length;
+    return this.#pending;
   }
 
   /** Jumps to the earliest timer and fires all timers due at that time. False if there is none. */
@@ -115,6 +126,8 @@ export class SimulatedClock implements Clock {
       if (!top || top.at > time) break;
       this.#pop();
       this.#now = Math.max(this.#now, top.at);
+      top.fired = true;
+      this.#pending--;
       top.fn();
     }
     this.#now = Math.max(this.#now, time);

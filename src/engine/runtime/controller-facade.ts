@@ -5,7 +5,7 @@ import { rejectWith, SETTLED } from '../settled.js';
 import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
 import { isSyncCore, type ModifyProgress, type SyncCore } from '../state/sync-core.js';
 import { teardownSignal } from '../state/teardown-signal.js';
-import type { Clock } from './clock.js';
+import type { Clock, Timer } from './clock.js';
 import type {
   ControllerContext,
   ControllerCreateOptions,
@@ -30,7 +30,8 @@ export type FacadeHost = Pick<
   | 'onWrite'
   | 'writes'
   | 'maxWrites'
-  | 'setTimer'
+  | 'setWaitTimer'
+  | 'setUnawaitedTimer'
   | 'changeRateLimit'
   | 'writesInFlight'
   | 'recorder'
@@ -119,11 +120,15 @@ export class ControllerFacade implements ControllerContext {
     this.#limiter =
       limit === undefined
         ? undefined
-        : new RateLimiter({ now: () => host.clock.now(), setTimer: host.setTimer }, limit);
+        : new RateLimiter({ now: () => host.clock.now(), setTimer: host.setWaitTimer }, limit);
   }
 
   get clock(): Clock {
     return this.host.clock;
+  }
+
+  setDeadline(ms: number, fn: () => void): Timer {
+    return this.host.setUnawaitedTimer(ms, fn);
   }
 
   get writesInFlight(): number {

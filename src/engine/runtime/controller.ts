@@ -9,7 +9,7 @@ import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer
 import type { Creatable, Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
 import type { BackoffOptions } from './backoff.js';
-import type { Clock } from './clock.js';
+import type { Clock, Timer } from './clock.js';
 import type { InputChanges } from './input-changes.js';
 import type { Logger } from './logger.js';
 
@@ -127,6 +127,17 @@ export interface ControllerContext extends ControllerReader, ControllerWriter {
   /** The controller's name, also the owner of what it writes. */
   readonly name: string;
   readonly clock: Clock;
+  /**
+   * Sets a timer that cuts work off when it fires (a timeout), not one that work waits for: on a
+   * simulated clock, a convergence run does not jump to it while work in flight waits on the
+   * outside world (a network call), until that work has had a second of wall time (see
+   * `OutsideWait`). Absent on a context the runtime did not make (a test's double): use
+   * `clock.setTimer` then.
+   *
+   * @example
+   * const timer = rt.setDeadline?.(5000, () => abort.abort()) ?? rt.clock.setTimer(5000, () => abort.abort());
+   */
+  setDeadline?(ms: number, fn: () => void): Timer;
   /**
    * How many independent writes this controller may keep under way at once (the runtime's
    * `writesInFlight`; 1, one after another, when absent). Generic controllers pipeline their

@@ -161,7 +161,12 @@ export class QControllerAdapter implements Adapter {
         ? (pointer, write) => this.#noteOwnFinalizerWrite(pointer, write)
         : undefined,
     );
-    this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
+    // Delayed keys start new work: no reconcile waits for their timers.
+    const delays = {
+      now: () => host.clock.now(),
+      setTimer: (ms: number, fn: () => void) => host.setUnawaitedTimer(ms, fn),
+    };
+    this.#queue = new WorkQueue<Job>(delays, () => this.#schedulePump());
   }
 
   get name(): string {

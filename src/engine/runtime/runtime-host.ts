@@ -26,8 +26,18 @@ export interface RuntimeHost {
   readonly recorder: RunRecorder | undefined;
   /** Places a controller's error in the project's code, for its report; none when unset. */
   readonly locateError: ErrorLocator | undefined;
-  /** A timer the runtime keeps track of (and cancels on stop). */
+  /**
+   * A timer the runtime keeps track of (and cancels on stop) that no running code waits for: a
+   * retry, a restart (see `OutsideWait`).
+   */
   setTimer(ms: number, fn: () => void): Timer;
+  /** A timer the runtime keeps track of that running code waits for (a rate limiter's turn). */
+  setWaitTimer(ms: number, fn: () => void): Timer;
+  /**
+   * A timer the runtime does not keep track of that no running code waits for: a queue's delayed
+   * key, a reconcile's deadline.
+   */
+  setUnawaitedTimer(ms: number, fn: () => void): Timer;
   /** Failures after which a controller or an item is given up (during a convergence run). */
   maxAttempts(): number;
   /** Writes of the convergence run so far (all controllers). */

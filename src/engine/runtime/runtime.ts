@@ -24,6 +24,7 @@ import { DependencyDatabase, Q_INPUT_KINDS, type DependencyGraph } from './depen
 import { RegistrationError, toError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
+import { OutsideWait } from './outside-wait.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
 import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
 import type { ReconcileStartListener, RuntimeHost } from './runtime-host.js';
@@ -112,6 +113,8 @@ export class Runtime {
   /** The watches that ended with an error and are not open again yet, by kind key. */
   readonly #down = new Map<string, { readonly kind: Kind; readonly error: Error }>();
   readonly #timers = new Map<Timer, number>();
+  /** Whether work in flight waits on the outside world, not on the (virtual) clock. */
+  readonly #outside: OutsideWait;
   readonly #tracker = new WriteTracker();
   /**
    * Changes each controller made to the state, for the report: its `writes` metric counts state
@@ -140,6 +143,7 @@ export class Runtime {
     this.state = state;
     this.clock = options.clock ?? new RealClock();
     this.logger = createLogger(options.logSink, () => this.clock.now());
+    this.#outside = new OutsideWait(this.clock);
     this.#backoff = options.backoff ?? {};
     const backoff = backoffProblem(this.#backoff, 'backoff');
     if (backoff !== undefined) throw new RangeError(backoff);
@@ -162,7 +166,9 @@ export class Runtime {
       logger: this.logger,
       db: this.#db,
       scheduler: this.#scheduler,
-      setTimer: (ms, fn) => this.#setTimer(ms, fn),
+      setTimer: (ms, fn) => this.#setTimer(ms, fn, false),
+      setWaitTimer: (ms, fn) => this.#setTimer(ms, fn, true),
+      setUnawaitedTimer: (ms, fn) => this.#outside.setTimer(ms, fn),
       maxAttempts: () => this.#maxAttempts,
       writes: () => this.#tracker.total,
       maxWrites: () => this.#maxWrites,
@@ -308,6 +314,7 @@ export class Runtime {
       ]),
     );
     this.#tracker.reset();
+    this.#outside.reset();
     const startedAt = this.clock.now();
     let boundHit = false;
     this.#stuckFor = undefined;
@@ -416,9 +423,16 @@ export class Runtime {
       }
       // Something is in flight and nothing moves: it waits on the clock or on the outside world.
       if (++stalled > 2) {
-        // On a virtual clock, nothing moves until the convergence loop moves time to that timer.
-        if (this.clock.advanceTo && this.#nextTimerAt() !== undefined) return undefined;
         const now = performance.now();
+        // On a virtual clock, nothing moves until the convergence loop moves time to that timer,
+        // unless the work in flight waits on the outside world, which takes no virtual time.
+        if (
+          this.clock.advanceTo &&
+          this.#nextTimerAt() !== undefined &&
+          !this.#outside.holdsTime(this.#inFlight(), now)
+        ) {
+          return undefined;
+        }
         stalledSince ??= now;
         if (now - stalledSince > maxStall) {
           this.#stuckFor = now - stalledSince;
@@ -430,6 +444,15 @@ export class Runtime {
         await realDelay(1);
       }
     }
+  }
+
+  /** The controllers running code now, each with the jobs it finished: changes with progress. */
+  #inFlight(): string {
+    let signature = '';
+    for (const adapter of this.#adapters.values()) {
+      if (adapter.working) signature += `${adapter.name}\0${adapter.completed}\n`;
+    }
+    return signature;
   }
 
   #idle(): boolean {
@@ -464,8 +487,8 @@ export class Runtime {
     return next;
   }
 
-  #setTimer(ms: number, fn: () => void): Timer {
-    const timer: Timer = this.clock.setTimer(ms, () => {
+  #setTimer(ms: number, fn: () => void, awaited: boolean): Timer {
+    const timer: Timer = (awaited ? this.clock : this.#outside).setTimer(ms, () => {
       this.#timers.delete(timer);
       fn();
     });
@@ -612,7 +635,7 @@ export class Runtime {
               error: cause.message,
             });
           }
-          this.#setTimer(backoff.next(), attempt);
+          this.#setTimer(backoff.next(), attempt, false);
         },
       );
     };
