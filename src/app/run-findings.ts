@@ -6,6 +6,7 @@ import { formatLocation, type Finding } from '../loaders/finding.js';
 import { shorten, shortenMessage } from '../loaders/shorten.js';
 import type { Place } from './manifest-places.js';
 import { formatDuration } from './format-duration.js';
+import { describeSpreadWrites } from './spread-writes.js';
 import { describeStuck } from './stuck-controllers.js';
 
 /** The codes of what a convergence run finds about its controllers. */
@@ -144,11 +145,12 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
       )
       .join('; ');
     const stuck = describeStuck(report, controllerText, pointerText);
+    const spread = describeSpreadWrites(report, controllerText);
     convergence.push(
       runFinding(
         'not-converged',
         'error',
-        `the controllers did not converge (${report.reason})${stuck ? `: ${stuck}` : ''}${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
+        `the controllers did not converge (${report.reason})${stuck ? `: ${stuck}` : ''}${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${spread ? `: ${spread}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
         report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
       ),
     );

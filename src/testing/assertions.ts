@@ -1,3 +1,4 @@
+import { describeSpreadWrites } from '../app/spread-writes.js';
 import { describeStuck } from '../app/stuck-controllers.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
@@ -179,8 +180,9 @@ function thrownAt(error: ErrorRecord): string {
 export function convergenceProblem(report: ConvergenceReport): string | undefined {
   if (report.converged) return undefined;
   const stuck = describeStuck(report);
+  const spread = describeSpreadWrites(report);
   const lines = [
-    `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}`,
+    `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}${spread ? `: ${spread}` : ''}`,
   ];
   for (const c of report.controllers) {
     // The place is said once: on the controller's line, and on an item's when it differs.

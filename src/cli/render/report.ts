@@ -7,6 +7,7 @@ import { formatDuration } from '../duration.js';
 import { formatLocation } from './location.js';
 import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
+import { describeSpreadWrites } from '../../app/spread-writes.js';
 import { describeStuck } from '../../app/stuck-controllers.js';
 
 /** A chalk instance that colors only when told to (never from the environment). */
@@ -123,6 +124,8 @@ export function renderReport(
       );
     }
   }
+  const spread = describeSpreadWrites(report);
+  if (spread !== undefined) lines.push(c.red(escapeControl(spread)));
   if (report.oscillating.length > 0) {
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
     lines.push(c.red(`kept changing (counted over the last ${plural(window, 'write')}):`));
