@@ -33,6 +33,11 @@ export interface Adapter {
   readonly working: boolean;
   /** Jobs (reconciles, mappings, passes) finished so far. */
   readonly completed: number;
+  /**
+   * The jobs running now, each by the number it started with: the same for as long as the same
+   * jobs are still running, whatever else the controller does meanwhile; `''` when none.
+   */
+  readonly runningJobs: string;
   /** What {@link completed} reaches once the work under way and the work ready now are done. */
   readonly owed: number;
   /** Starts the controller (idempotent). */

@@ -97,6 +97,10 @@ export class ControllerAdapter implements Adapter {
     return this.#passes;
   }
 
+  get runningJobs(): string {
+    return this.#inPass ? String(this.#passes) : '';
+  }
+
   get owed(): number {
     return this.#passes + (this.#inPass ? 1 : 0) + (this.#pending ? 1 : 0);
   }

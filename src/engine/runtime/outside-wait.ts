@@ -28,7 +28,7 @@ export const OUTSIDE_GRACE = 1000;
  * @example
  * const outside = new OutsideWait(clock);
  * const retry = outside.setTimer(500, () => requeue()); // starts new work: not waited for
- * // when the work in flight (`signature`) made no progress for a while:
+ * // when the jobs running now (`signature`) made no progress for a while:
  * if (outside.holdsTime(signature, performance.now())) await realDelay(1);
  * else clock.advanceTo(clock.nextTimerAt()!);
  */
@@ -65,8 +65,9 @@ export class OutsideWait {
 
   /**
    * Whether the convergence loop should keep waiting in wall time instead of moving virtual time,
-   * for the work in flight named by `signature` (which changes as that work makes progress): when
-   * no pending timer may be one it waits for, until it has had {@link OUTSIDE_GRACE}.
+   * for the work in flight named by `signature` (the jobs running now, the same while they are
+   * still running): when no pending timer may be one it waits for, until it has had
+   * {@link OUTSIDE_GRACE}, once.
    */
   holdsTime(signature: string, now: number): boolean {
     if (signature === '' || signature === this.#spent) return false;

@@ -99,6 +99,9 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
+  /** Jobs started so far, and those of them running now. */
+  #jobsStarted = 0;
+  readonly #running = new Set<number>();
   /** Jobs finished, for {@link owed}. */
   #completed = 0;
   /** The job a worker took last: what a report names when the run stopped waiting on it. */
@@ -189,6 +192,10 @@ export class QControllerAdapter implements Adapter {
 
   get working(): boolean {
     return this.#inFlight > 0;
+  }
+
+  get runningJobs(): string {
+    return [...this.#running].join(' ');
   }
 
   get completed(): number {
@@ -692,6 +699,8 @@ export class QControllerAdapter implements Adapter {
         const next = this.#queue.takeEntry();
         if (next === undefined) return;
         const { key, item: job } = next;
+        const number = ++this.#jobsStarted;
+        this.#running.add(number);
         this.#lastTaken = job;
         this.metrics.queueLength = this.#queue.size;
         this.metrics.wakeups++;
@@ -720,6 +729,7 @@ export class QControllerAdapter implements Adapter {
             if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
           }
         } finally {
+          this.#running.delete(number);
           this.#completed++;
           this.#queue.doneEntry(next);
           this.metrics.queueLength = this.#queue.size;

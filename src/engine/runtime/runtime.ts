@@ -446,11 +446,14 @@ export class Runtime {
     }
   }
 
-  /** The controllers running code now, each with the jobs it finished: changes with progress. */
+  /**
+   * The jobs running now, by controller: the same while the same jobs are still running, however
+   * many others start and end beside them (a resync's requeues).
+   */
   #inFlight(): string {
     let signature = '';
     for (const adapter of this.#adapters.values()) {
-      if (adapter.working) signature += `${adapter.name}\0${adapter.completed}\n`;
+      if (adapter.working) signature += `${adapter.name}\0${adapter.runningJobs}\n`;
     }
     return signature;
   }

@@ -114,6 +114,35 @@ describe('a convergence run on a simulated clock, while a reconcile waits on the
   });
 });
 
+describe('a convergence run on a simulated clock, while a reconcile never answers', () => {
+  it('gives it its grace once, not again at every requeue of the items beside it', async () => {
+    h = createHarness();
+    await h.state.create(VM.create('hangs', { image: 'alpine' }));
+    await h.state.create(VM.create('polls', { image: 'alpine' }));
+    const polling: QController = {
+      name: 'Poll',
+      settings: {
+        inputs: [{ namespace: VM.namespace, type: VM.type, kind: 'primary' }],
+        outputs: [],
+        concurrency: 2,
+      },
+      mapInput: () => Promise.resolve([]),
+      async reconcile(_rt, pointer) {
+        if (pointer.id === 'hangs') await new Promise<never>(() => undefined);
+        throw requeueAfter(1000);
+      },
+    };
+    await h.runtime.register(polling);
+    const wall = performance.now();
+    // 100 requeues of `polls` while `hangs` is in flight: the grace once, not once a requeue.
+    const report = await h.runtime.converge({ maxTime: 100_000, maxStall: 30_000 });
+    expect(performance.now() - wall).toBeLessThan(4 * OUTSIDE_GRACE);
+    expect(report.reason).toBe('max-time');
+    expect(report.controllers[0]?.metrics.reconciles).toBeGreaterThan(100);
+    expect(report.controllers[0]?.runningAtEnd).toBeDefined();
+  });
+});
+
 describe('OutsideWait', () => {
   const signature = 'Provision\0 0\n';
 
