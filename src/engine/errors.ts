@@ -1,5 +1,6 @@
 import { isSafeError, messageOfThrown, readSafely, ThrownValueError } from './thrown-value.js';
 import { formatPointer, samePointer, type Kind, type Pointer } from './resource/pointer.js';
+import { findInChain } from './error-chain.js';
 
 /**
  * The engine's error vocabulary: every error that crosses the line between the state, the
@@ -369,8 +370,14 @@ export class TerminalError extends Error {
  */
 export const terminalError = (error: unknown): TerminalError => new TerminalError(error);
 
-/** Whether `error` is a {@link TerminalError}: no retry. */
-export const isTerminal = (error: unknown): error is TerminalError => hasCode(error, 'terminal');
+/**
+ * Whether `error` is a {@link TerminalError}, or wraps one (its `cause`, or one of an
+ * `AggregateError`'s errors, at any depth): no retry. So `throw new Error('reconciling web', {
+ * cause: terminalError(e) })` is terminal, as controller-runtime's `errors.Is(err,
+ * reconcile.TerminalError(nil))` finds one wrapped with `%w`.
+ */
+export const isTerminal = (error: unknown): error is Error =>
+  findInChain(error, (e) => hasCode(e, 'terminal')) !== undefined;
 
 /**
  * Thrown by a queue transform's `transform` to have the output torn down and destroyed (once

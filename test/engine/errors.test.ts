@@ -40,6 +40,32 @@ describe('the error vocabulary', () => {
     expect(isRequeue(foreign('requeue'))).toBe(false);
   });
 
+  it('finds a terminal error wrapped in causes or joined in an AggregateError, as errors.Is does', () => {
+    const terminal = terminalError('bad spec');
+    expect(
+      isTerminal(new Error('outer', { cause: new Error('middle', { cause: terminal }) })),
+    ).toBe(true);
+    expect(isTerminal(new AggregateError([new Error('busy'), terminal]))).toBe(true);
+    expect(isTerminal(new Error('outer', { cause: foreign('terminal') }))).toBe(true);
+    expect(isTerminal(new Error('outer', { cause: new Error('plain') }))).toBe(false);
+    // Not an Error: a look-alike cause is not looked into.
+    expect(isTerminal(new Error('outer', { cause: { code: 'terminal' } }))).toBe(false);
+  });
+
+  it('ends on a cycle of causes and never runs a throwing getter', () => {
+    const a = new Error('a');
+    const b = new Error('b', { cause: a });
+    Object.assign(a, { cause: b });
+    expect(isTerminal(a)).toBe(false);
+    const hostile = new Error('hostile');
+    Object.defineProperty(hostile, 'cause', {
+      get() {
+        throw new Error('getter ran');
+      },
+    });
+    expect(isTerminal(hostile)).toBe(false);
+  });
+
   it('tells conflicts apart by their reason', () => {
     const owner = ownerConflict(VM, 'me', 'you');
     expect(isConflict(owner) && isOwnerConflict(owner)).toBe(true);

@@ -109,6 +109,41 @@ describe('reconcile results', () => {
     expect(failure?.at).toBe(start);
   });
 
+  it('does not retry an error that wraps a terminal error in its cause, as errors.Is finds one wrapped with %w', async () => {
+    h = createHarness();
+    await h.state.create(VM.create('web'));
+    const r = recorder(h, () => {
+      throw new Error('reconciling web', {
+        cause: terminalError(new Error('image does not exist')),
+      });
+    });
+    const compiled = await controllerManagedBy(h.runtime).for(VM).build(r);
+    const start = h.clock.now();
+    const report = await h.runtime.converge();
+    expect(r.calls).toHaveLength(1);
+    expect(h.clock.now()).toBe(start);
+    expect(report.reason).toBe('failing');
+    const failing = report.controllers[0]?.failingItems ?? [];
+    expect(failing.map((f) => [f.pointer, f.attempts, f.error.message])).toEqual([
+      [VM.pointer('web'), 1, 'reconciling web'],
+    ]);
+    expect(compiled.terminalErrors().map((f) => f.error.message)).toEqual(['reconciling web']);
+  });
+
+  it('does not retry an AggregateError that joins a terminal error, as errors.Join does', async () => {
+    h = createHarness();
+    await h.state.create(VM.create('web'));
+    const r = recorder(h, () => {
+      throw new AggregateError(
+        [new Error('disk busy'), terminalError('no such image')],
+        'two failures',
+      );
+    });
+    await controllerManagedBy(h.runtime).for(VM).complete(r);
+    await h.runtime.converge();
+    expect(r.calls).toHaveLength(1);
+  });
+
   it('reconciles a request with a terminal error again on its next event, and forgets the error once it succeeds', async () => {
     h = createHarness();
     await h.state.create(VM.create('web', { cpus: 0, image: 'debian' }));
