@@ -22,6 +22,7 @@ import {
   type ReconcileRequest,
   type Reconciler,
   type Request,
+  resultProblem,
 } from './reconciler.js';
 import type { Source } from './source.js';
 
@@ -208,6 +209,12 @@ export function compileController(spec: ControllerSpec): CompiledController {
         deadline.cancel();
       }
       terminal.delete(key);
+      const problem = resultProblem(result);
+      if (problem !== undefined) {
+        throw new TypeError(
+          `controller ${JSON.stringify(spec.name)}: the reconcile returned a result it cannot take: ${problem}`,
+        );
+      }
       const after = result?.requeueAfter;
       if (after !== undefined && after > 0) {
         requeues.delete(key);

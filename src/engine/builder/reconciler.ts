@@ -1,5 +1,6 @@
 import type { QRuntime } from '../runtime/controller.js';
 import type { Logger } from '../runtime/logger.js';
+import { didYouMean } from '../did-you-mean.js';
 
 /**
  * What handlers enqueue: controller-runtime's `reconcile.Request`, a namespace and an id. `type`
@@ -66,6 +67,43 @@ export type ReconcileFunc = (
  * - throws {@link terminalError}: recorded, not retried.
  */
 export type Reconciler = { reconcile: ReconcileFunc } | ReconcileFunc;
+
+const RESULT_KEYS = ['requeue', 'requeueAfter'] as const;
+
+/**
+ * Why a reconcile's result cannot be what was meant, or `undefined` when it reads as a
+ * {@link Result}. Configs run without a type check, so `{ RequeueAfter: 30000 }` (the Go field),
+ * `{ requeueAfter: '30s' }` or `{ requeue: 'true' }` reached the engine and meant "done": the
+ * requeue asked for never came, and nothing said why. A key close to neither is left alone (a
+ * reconciler may return what its last write resolved to).
+ */
+export function resultProblem(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const problems: string[] = [];
+  for (const key of Object.keys(result)) {
+    if ((RESULT_KEYS as readonly string[]).includes(key)) continue;
+    const near = didYouMean(key, RESULT_KEYS);
+    if (near !== undefined)
+      problems.push(`unknown key ${JSON.stringify(key)} (did you mean ${near}?)`);
+  }
+  const { requeueAfter, requeue } = result as Record<string, unknown>;
+  if (
+    requeueAfter !== undefined &&
+    !(typeof requeueAfter === 'number' && Number.isFinite(requeueAfter))
+  ) {
+    problems.push(
+      `requeueAfter must be a finite number of ms, got ${describeResultValue(requeueAfter)}`,
+    );
+  }
+  if (requeue !== undefined && typeof requeue !== 'boolean') {
+    problems.push(`requeue must be true or false, got ${describeResultValue(requeue)}`);
+  }
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+function describeResultValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
 
 /** Calls either form of reconciler; a synchronous throw becomes a rejection. */
 export async function callReconciler(

@@ -7,7 +7,11 @@ import {
 } from '../../../src/index.js';
 import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
 import { terminalError } from '../../../src/engine/errors.js';
-import type { ReconcileContext, ReconcileRequest } from '../../../src/engine/builder/reconciler.js';
+import type {
+  ReconcileContext,
+  ReconcileRequest,
+  Result,
+} from '../../../src/engine/builder/reconciler.js';
 import { createHarness, recorder, VM, type Harness } from './fixtures.js';
 
 let h: Harness;
@@ -41,6 +45,41 @@ describe('reconcile results', () => {
     await h.runtime.converge();
     expect(r.ids()).toEqual(['a', 'b']);
     expect(h.clock.now()).toBe(start);
+  });
+
+  it.each([
+    [{ RequeueAfter: 30_000 }, 'unknown key "RequeueAfter" (did you mean requeueAfter?)'],
+    [{ requeueAfer: 30_000 }, 'unknown key "requeueAfer" (did you mean requeueAfter?)'],
+    [{ requeueAfter: '30s' }, 'requeueAfter must be a finite number of ms, got "30s"'],
+    [{ requeueAfter: Number.NaN }, 'requeueAfter must be a finite number of ms, got NaN'],
+    [{ requeue: 'true' }, 'requeue must be true or false, got "true"'],
+  ])(
+    'fails the reconcile of a result it cannot take, %j, saying why, where it was done in silence',
+    async (result, problem) => {
+      h = createHarness();
+      await h.state.create(VM.create('web'));
+      const r = recorder(h, () => result as Result);
+      await controllerManagedBy(h.runtime).for(VM).complete(r);
+      const report = await h.runtime.converge({ maxAttempts: 2 });
+      expect(report.reason).toBe('failing');
+      expect(r.calls).toHaveLength(2);
+      expect(report.controllers[0]?.failingItems[0]?.error.message).toBe(
+        `controller "vm": the reconcile returned a result it cannot take: ${problem}`,
+      );
+    },
+  );
+
+  it('takes a result with other keys, such as the resource a last write resolved to, as done', async () => {
+    h = createHarness();
+    await h.state.create(VM.create('web'));
+    const r = recorder(h, async ({ client }, request) => {
+      const vm = await client.get(VM.pointer(request.id));
+      return vm as unknown as Result;
+    });
+    await controllerManagedBy(h.runtime).for(VM).complete(r);
+    const report = await h.runtime.converge();
+    expect(report.converged).toBe(true);
+    expect(r.calls).toHaveLength(1);
   });
 
   it('retries a request whose reconcile throws, with exponential backoff', async () => {
