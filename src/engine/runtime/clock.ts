@@ -30,14 +30,32 @@ export interface Clock {
   pendingTimers?(): number;
 }
 
+/**
+ * The longest delay `setTimeout` takes: past it Node fires after 1 ms (a `TimeoutOverflowWarning`),
+ * so a controller's `requeueAfter` of 30 days came back at once, for ever.
+ */
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
 /** The wall clock, on `Date.now` and `setTimeout`. */
 export class RealClock implements Clock {
   now(): number {
     return Date.now();
   }
 
+  /** A delay longer than `setTimeout` takes waits in steps, each at most its limit. */
   setTimer(ms: number, fn: () => void): Timer {
-    const handle = setTimeout(fn, Math.max(0, ms));
+    const delay = Math.max(0, ms);
+    if (!(delay > MAX_TIMEOUT)) {
+      const handle = setTimeout(fn, delay);
+      return { cancel: () => clearTimeout(handle) };
+    }
+    const due = Date.now() + delay;
+    let handle: ReturnType<typeof setTimeout>;
+    const wait = (): void => {
+      const left = due - Date.now();
+      handle = left > MAX_TIMEOUT ? setTimeout(wait, MAX_TIMEOUT) : setTimeout(fn, left);
+    };
+    wait();
     return { cancel: () => clearTimeout(handle) };
   }
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RealClock, SimulatedClock } from '../../../src/index.js';
 import { ExponentialBackoff } from '../../../src/engine/runtime/backoff.js';
 
 describe('the simulated clock', () => {
@@ -56,5 +56,36 @@ describe('exponential backoff', () => {
     expect(b.attempts).toBe(14);
     b.reset();
     expect(b.next()).toBe(500);
+  });
+});
+
+describe('the real clock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits a delay longer than setTimeout takes (24.8 days) in full, where Node fired it after 1 ms', () => {
+    vi.useFakeTimers({ now: 0 });
+    const clock = new RealClock();
+    const fired: number[] = [];
+    const thirtyDays = 30 * 24 * 3600 * 1000;
+    clock.setTimer(thirtyDays, () => fired.push(Date.now()));
+    vi.advanceTimersByTime(1000);
+    expect(fired).toEqual([]);
+    vi.advanceTimersByTime(thirtyDays - 1001);
+    expect(fired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(fired).toEqual([thirtyDays]);
+  });
+
+  it('cancels a long delay at any of its steps', () => {
+    vi.useFakeTimers({ now: 0 });
+    const clock = new RealClock();
+    let fired = false;
+    const timer = clock.setTimer(60 * 24 * 3600 * 1000, () => (fired = true));
+    vi.advanceTimersByTime(2 ** 31);
+    timer.cancel();
+    vi.runAllTimers();
+    expect(fired).toBe(false);
   });
 });
