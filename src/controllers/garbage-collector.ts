@@ -43,8 +43,10 @@ export interface GarbageCollectorOptions {
  *   (its name) on the running owner. When the owner starts tearing down, its dependents are torn
  *   down and destroyed, and the finalizer is released only once every blocking dependent is gone,
  *   so the owner cannot be destroyed before them.
+ * - A dependent with only plain (non-controller) references goes, in the background, once every
+ *   owner they name is destroyed, as in Kubernetes.
  *
- * Deviations, on purpose: only the controller reference counts (a dependent with other, plain
+ * Deviations, on purpose: a controller reference decides alone (a dependent with other, plain
  * owners still goes when its controller goes; Kubernetes waits for all owners); an owner is
  * known by type and id, not by a UID, so a re-created owner of the same id adopts the old
  * dependents; there is no orphan policy.
@@ -110,7 +112,12 @@ function createPass(
     for (const kind of options.dependents) {
       for (const dependent of await rt.list(kind)) {
         const ref = controllerReference(dependent);
-        if (!ref) continue;
+        if (!ref) {
+          if (plainOwnersGone(dependent, owners, ownerKinds)) {
+            collectable.push({ dependent, blocks: undefined });
+          }
+          continue;
+        }
         const ownerPointer = {
           namespace: dependent.metadata.namespace,
           type: ref.type,
@@ -164,6 +171,27 @@ function createPass(
     });
     return [...collectErrors, ...ownerErrors].filter((e) => e !== undefined);
   };
+}
+
+/**
+ * Whether a dependent without a controller reference has owner references, and every owner they
+ * name is gone: Kubernetes collects a dependent once all its owners are absent, controller or not
+ * (controller-runtime's `SetOwnerReference` is how a project shares an object among owners). A
+ * reference to a kind the collector does not watch may name a live owner: it keeps the dependent.
+ */
+function plainOwnersGone(
+  dependent: Resource,
+  owners: ReadonlyMap<string, Resource>,
+  ownerKinds: ReadonlySet<string>,
+): boolean {
+  const refs = dependent.metadata.ownerReferences;
+  return (
+    refs.length > 0 &&
+    refs.every((ref) => {
+      const pointer = { namespace: dependent.metadata.namespace, type: ref.type, id: ref.id };
+      return ownerKinds.has(kindKey(pointer)) && !owners.has(pointerKey(pointer));
+    })
+  );
 }
 
 /** The dependent's controller reference: the first with `controller: true`. */

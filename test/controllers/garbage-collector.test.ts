@@ -101,7 +101,7 @@ describe('garbage collector', () => {
       expect(await ids(h, Node.kind())).toEqual([]);
     });
 
-    it('leaves alone objects without a controller reference, or whose owner kind it does not watch', async () => {
+    it('leaves alone objects without owner references, or whose owner kind it does not watch', async () => {
       await project();
       await h.state.create(Node.create('loose'));
       await h.state.create(
@@ -110,11 +110,39 @@ describe('garbage collector', () => {
         }),
       );
       await h.state.create(
-        Node.create('plain', undefined, { ownerReferences: [{ type: Cluster.type, id: 'gone' }] }),
+        Node.create('mixed', undefined, {
+          ownerReferences: [
+            { type: Cluster.type, id: 'gone' },
+            { type: 'Racks.gc.test', id: 'r1' },
+          ],
+        }),
       );
       const report = await h.runtime.converge();
       expect(report.errors).toBe(0);
-      expect(await ids(h, Node.kind())).toEqual(['foreign', 'loose', 'plain']);
+      expect(await ids(h, Node.kind())).toEqual(['foreign', 'loose', 'mixed']);
+    });
+
+    it('collects an object with only plain owner references once every owner is gone, as Kubernetes does', async () => {
+      await project();
+      await h.state.create(Cluster.create('a', { size: 0 }));
+      await h.state.create(Cluster.create('b', { size: 0 }));
+      await h.state.create(
+        Node.create('shared', undefined, {
+          ownerReferences: [
+            { type: Cluster.type, id: 'a' },
+            { type: Cluster.type, id: 'b' },
+          ],
+        }),
+      );
+      await h.runtime.converge();
+      await destroyCluster('a');
+      await h.runtime.converge();
+      expect(await ids(h, Node.kind())).toEqual(['shared']);
+
+      await destroyCluster('b');
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect(await ids(h, Node.kind())).toEqual([]);
     });
   });
 
