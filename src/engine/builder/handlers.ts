@@ -1,3 +1,4 @@
+import { checkEventFuncs } from './event-funcs.js';
 import type { ResourceType } from '../resource/define-resource.js';
 import type { OwnerReference } from '../resource/metadata.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } from './events.js';
@@ -227,9 +228,13 @@ export function enqueueRequestsFromMapFunc<O extends ObjectLike>(map: MapFunc<O>
 /**
  * controller-runtime's `handler.Funcs`: a handler from the functions given; missing ones ignore
  * their events.
+ *
+ * @throws TypeError for a key it does not take (`CreateFunc`: it is `create` here) or a value
+ * that is no function.
  */
 export function handlerFuncs<O extends ObjectLike = ObjectLike>(
   funcs: EventHandler<O>,
 ): EventHandler<O> {
+  checkEventFuncs('handlerFuncs', funcs);
   return { ...funcs };
 }

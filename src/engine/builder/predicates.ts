@@ -1,5 +1,6 @@
 import { queryMatches, type LabelQuery } from '../resource/label-query.js';
 import { deepEqual } from '../resource/plain-data.js';
+import { checkEventFuncs } from './event-funcs.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } from './events.js';
 
 /**
@@ -23,12 +24,16 @@ const pass = (): boolean => true;
  * A predicate from the functions given; a missing one lets its events through, so
  * `predicateFuncs({})` passes everything.
  *
+ * @throws TypeError for a key it does not take (`UpdateFunc`: it is `update` here) or a value
+ * that is no function.
+ *
  * @example
  * const noDeletes = predicateFuncs({ delete: () => false });
  */
 export function predicateFuncs<O extends ObjectLike = ObjectLike>(
   funcs: PredicateFuncs<O>,
 ): Predicate<O> {
+  checkEventFuncs('predicateFuncs', funcs);
   return {
     create: funcs.create ?? pass,
     update: funcs.update ?? pass,

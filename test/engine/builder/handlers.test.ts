@@ -147,4 +147,14 @@ describe('handlerFuncs', () => {
     handler.delete?.({ object: vm }, q);
     expect(q.requests).toEqual([{ namespace: 'x', id: 'web' }]);
   });
+
+  it("refuses controller-runtime's CreateFunc, with which the handler ignored every event unseen", () => {
+    const funcs = { CreateFunc: () => undefined } as unknown as EventHandler;
+    expect(() => handlerFuncs(funcs)).toThrow(
+      new TypeError('handlerFuncs: unknown key "CreateFunc" (did you mean create?)'),
+    );
+    expect(() => handlerFuncs({ generic: 'all' } as unknown as EventHandler)).toThrow(
+      'handlerFuncs: generic must be a function, got all',
+    );
+  });
 });

@@ -23,6 +23,7 @@ import {
   specChanged,
   versionChanged,
   type Predicate,
+  type PredicateFuncs,
 } from '../../../src/engine/builder/predicates.js';
 import { VM } from './fixtures.js';
 
@@ -61,6 +62,28 @@ describe('predicateFuncs', () => {
 });
 
 describe('newPredicateFuncs', () => {
+  it("refuses controller-runtime's UpdateFunc, which passed every update unseen, naming the key meant", () => {
+    const funcs = { UpdateFunc: () => false } as unknown as PredicateFuncs;
+    expect(() => predicateFuncs(funcs)).toThrow(
+      new TypeError('predicateFuncs: unknown key "UpdateFunc" (did you mean update?)'),
+    );
+    expect(() => predicateFuncs({ updte: () => false } as unknown as PredicateFuncs)).toThrow(
+      'unknown key "updte" (did you mean update?)',
+    );
+    expect(() => predicateFuncs({ filter: () => false } as unknown as PredicateFuncs)).toThrow(
+      'unknown key "filter" (it takes create, update, delete, generic)',
+    );
+  });
+
+  it('refuses a value that is no function, and anything but an object', () => {
+    expect(() => predicateFuncs({ update: false } as unknown as PredicateFuncs)).toThrow(
+      'predicateFuncs: update must be a function, got false',
+    );
+    expect(() => predicateFuncs(undefined as unknown as PredicateFuncs)).toThrow(
+      'predicateFuncs takes an object of functions { create, update, delete, generic }, got undefined',
+    );
+  });
+
   it('applies the filter to the new object on update', () => {
     const old = stored();
     const renamed = changed(old, (d) => {
