@@ -15,6 +15,7 @@ import type { ObjectLike, PartialObjectMetadata } from './events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner, type EventHandler } from './handlers.js';
 import { Manager } from './manager.js';
 import type { Predicate } from './predicates.js';
+import { predicateProblem, predicatesProblem } from './predicate-problems.js';
 import type { Reconciler } from './reconciler.js';
 import type { Source } from './source.js';
 
@@ -140,6 +141,7 @@ export class Builder {
       this.#forError ??= invalidType('for', type);
       return this;
     }
+    this.#checkPredicates(`for(${type.type})`, options.predicates);
     if (this.#for) {
       this.#forError ??= new BuilderError(
         'for-called-twice',
@@ -165,6 +167,7 @@ export class Builder {
       this.#watchError ??= invalidType('owns', type);
       return this;
     }
+    this.#checkPredicates(`owns(${type.type})`, options.predicates);
     this.#owns.push({ type, options });
     return this;
   }
@@ -179,6 +182,7 @@ export class Builder {
       this.#watchError ??= invalidType('watches', type);
       return this;
     }
+    this.#checkPredicates(`watches(${type.type})`, options.predicates);
     this.#watches.push({
       type,
       handler,
@@ -198,6 +202,7 @@ export class Builder {
       this.#watchError ??= invalidType('watchesMetadata', type);
       return this;
     }
+    this.#checkPredicates(`watchesMetadata(${type.type})`, options.predicates);
     this.#watches.push({
       type,
       handler,
@@ -221,8 +226,24 @@ export class Builder {
    * predicates; so it must make sense for every watched type.
    */
   withEventFilter(predicate: Predicate): this {
+    const problem = predicateProblem(predicate);
+    if (problem !== undefined) {
+      this.#watchError ??= new BuilderError(
+        'invalid-predicate',
+        `withEventFilter() got ${problem}`,
+      );
+      return this;
+    }
     this.#globalPredicates.push(predicate);
     return this;
+  }
+
+  /** Records the first unusable `predicates` option, reported with the watches at build time. */
+  #checkPredicates(call: string, predicates: unknown): void {
+    const problem = predicatesProblem(predicates);
+    if (problem !== undefined) {
+      this.#watchError ??= new BuilderError('invalid-predicate', `${call}: ${problem}`);
+    }
   }
 
   /** The controller's name; by default the `for` type's display type, lower-cased. */

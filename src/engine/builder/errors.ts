@@ -10,6 +10,9 @@
  * - `for-called-twice`: `for()` may be called once.
  * - `missing-name`: neither `for()` nor `named()` gives the controller a name.
  * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
+ * - `invalid-predicate`: `withEventFilter()` got something other than a predicate, or the
+ *   `predicates` of `for()`, `owns()` or `watches()` are not a list of predicates (a single
+ *   predicate, a plain function); reported with the watches, after `duplicate-name`.
  * - `owns-without-for`: `owns()` needs `for()` to know the owner type.
  * - `no-watches`: no `for`, `owns`, `watches` or raw source, so nothing would ever trigger it.
  * - `invalid-options`: `withOptions()` got a key it does not take (a misspelling, or
@@ -25,6 +28,7 @@ export type BuilderErrorCode =
   | 'for-called-twice'
   | 'missing-name'
   | 'duplicate-name'
+  | 'invalid-predicate'
   | 'owns-without-for'
   | 'no-watches'
   | 'invalid-options'

@@ -2,7 +2,7 @@ import { describeThrown } from '../thrown-value.js';
 import { didYouMean } from '../did-you-mean.js';
 
 /** The kinds of events a predicate or handler has a function for. */
-const EVENT_KINDS = ['create', 'update', 'delete', 'generic'] as const;
+export const EVENT_KINDS = ['create', 'update', 'delete', 'generic'] as const;
 
 /**
  * Checks the functions given to `predicateFuncs` or `handlerFuncs` as TypeScript would. A

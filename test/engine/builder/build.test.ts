@@ -4,6 +4,7 @@ import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
 import { BuilderError } from '../../../src/engine/builder/errors.js';
 import type { ObjectLike } from '../../../src/engine/builder/events.js';
 import { enqueueRequestsFromMapFunc } from '../../../src/engine/builder/handlers.js';
+import { generationChanged } from '../../../src/engine/builder/predicates.js';
 import { Config, createHarness, Disk, recorder, VM, type Harness } from './fixtures.js';
 
 let h: Harness;
@@ -159,6 +160,44 @@ describe('build-time validation', () => {
     await expect(watches).rejects.toMatchObject({ code: 'invalid-type' });
     expect(h.runtime.controllerNames()).toEqual([]);
     expect(h.runtime.dependencyGraph().edges).toEqual([]);
+  });
+
+  it('rejects a single predicate given for the list with invalid-predicate, where every event failed', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .for(VM, { predicates: generationChanged as never })
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({
+      name: 'BuilderError',
+      code: 'invalid-predicate',
+      message: 'for(VMs.example.org): predicates must be a list: write [predicate]',
+    });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a plain function as a predicate of owns() or withEventFilter() with invalid-predicate', async () => {
+    h = createHarness();
+    const owns = controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk, { predicates: [() => true] as never })
+      .complete(() => undefined);
+    await expect(owns).rejects.toMatchObject({
+      code: 'invalid-predicate',
+      message: expect.stringContaining(
+        'owns(Disks.example.org): predicates[0] is a function, not a predicate: make one with newPredicateFuncs(filter)',
+      ) as unknown,
+    });
+    const filtered = controllerManagedBy(h.runtime)
+      .for(VM)
+      .withEventFilter({ update: () => false } as never)
+      .complete(() => undefined);
+    await expect(filtered).rejects.toMatchObject({
+      code: 'invalid-predicate',
+      message: expect.stringContaining(
+        'withEventFilter() got an object without the functions create, delete, generic',
+      ) as unknown,
+    });
+    expect(h.runtime.controllerNames()).toEqual([]);
   });
 
   it('turns a refusal of the runtime into a registration error with the cause', async () => {
