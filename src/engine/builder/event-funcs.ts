@@ -1,4 +1,3 @@
-import { describeThrown } from '../thrown-value.js';
 import { didYouMean } from '../did-you-mean.js';
 
 /** The kinds of events a predicate or handler has a function for. */
@@ -16,7 +15,7 @@ export const EVENT_KINDS = ['create', 'update', 'delete', 'generic'] as const;
 export function checkEventFuncs(what: string, funcs: unknown): void {
   if (typeof funcs !== 'object' || funcs === null) {
     throw new TypeError(
-      `${what} takes an object of functions { create, update, delete, generic }, got ${describeThrown(funcs)}`,
+      `${what} takes an object of functions { create, update, delete, generic }, got ${describeGiven(funcs)}`,
     );
   }
   const problems: string[] = [];
@@ -27,7 +26,7 @@ export function checkEventFuncs(what: string, funcs: unknown): void {
         `unknown key ${JSON.stringify(key)} (${near === undefined ? `it takes ${EVENT_KINDS.join(', ')}` : `did you mean ${near}?`})`,
       );
     } else if (value !== undefined && typeof value !== 'function') {
-      problems.push(`${key} must be a function, got ${describeThrown(value)}`);
+      problems.push(`${key} must be a function, got ${describeGiven(value)}`);
     }
   }
   if (problems.length > 0) throw new TypeError(`${what}: ${problems.join('; ')}`);
@@ -37,4 +36,29 @@ export function checkEventFuncs(what: string, funcs: unknown): void {
 function nearKind(key: string): string | undefined {
   const bare = key.replace(/func$/i, '').toLowerCase();
   return EVENT_KINDS.find((kind) => kind === bare) ?? didYouMean(key, EVENT_KINDS);
+}
+
+/**
+ * Checks the one function `newPredicateFuncs` or `enqueueRequestsFromMapFunc` takes, where the
+ * config calls it: anything else (a label map meant for a selector, a forgotten argument) failed
+ * every event of the watch later with "filter is not a function", retried for ever.
+ *
+ * @throws TypeError saying what was given instead.
+ */
+export function checkFunction(what: string, value: unknown): void {
+  if (typeof value !== 'function') {
+    throw new TypeError(`${what} takes a function, got ${describeGiven(value)}`);
+  }
+}
+
+/** A value given where a function (or an object of them) was expected, as a message shows it. */
+function describeGiven(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  // `undefined` (and a symbol) have no JSON.
+  if (value === undefined || typeof value === 'symbol') return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return `a value of type ${typeof value}`;
+  }
 }

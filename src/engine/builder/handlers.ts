@@ -1,4 +1,4 @@
-import { checkEventFuncs } from './event-funcs.js';
+import { checkEventFuncs, checkFunction } from './event-funcs.js';
 import type { ResourceType } from '../resource/define-resource.js';
 import type { OwnerReference } from '../resource/metadata.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } from './events.js';
@@ -195,6 +195,7 @@ function requestsOf(result: unknown): readonly Request[] {
  *     .map((vm) => ({ namespace: vm.metadata.namespace, id: vm.metadata.id }))))
  */
 export function enqueueRequestsFromMapFunc<O extends ObjectLike>(map: MapFunc<O>): EventHandler<O> {
+  checkFunction('enqueueRequestsFromMapFunc', map);
   const add = (object: O, q: RequestQueue): void => {
     const ctx: MapFuncContext = { client: q.client ?? noClient };
     const result = map(object, ctx);

@@ -1,6 +1,6 @@
 import { queryMatches, type LabelQuery } from '../resource/label-query.js';
 import { deepEqual } from '../resource/plain-data.js';
-import { checkEventFuncs } from './event-funcs.js';
+import { checkEventFuncs, checkFunction } from './event-funcs.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } from './events.js';
 
 /**
@@ -46,6 +46,7 @@ export function predicateFuncs<O extends ObjectLike = ObjectLike>(
 export function newPredicateFuncs<O extends ObjectLike = ObjectLike>(
   filter: (object: O) => boolean,
 ): Predicate<O> {
+  checkFunction('newPredicateFuncs', filter);
   return {
     create: (e) => filter(e.object),
     update: (e) => filter(e.objectNew),

@@ -117,6 +117,12 @@ describe('enqueueRequestsFromMapFunc', () => {
     config.spec.vms.map((id) => ({ namespace: config.metadata.namespace, id })),
   );
 
+  it('refuses anything but a map function where it is called, not at every event', () => {
+    expect(() => enqueueRequestsFromMapFunc(undefined as never)).toThrow(
+      new TypeError('enqueueRequestsFromMapFunc takes a function, got undefined'),
+    );
+  });
+
   it('enqueues what the function returns for the object', () => {
     const requests = create(byVMs, Config.create('c', { vms: ['a', 'b'] }));
     expect(requests).toEqual([
@@ -154,7 +160,7 @@ describe('handlerFuncs', () => {
       new TypeError('handlerFuncs: unknown key "CreateFunc" (did you mean create?)'),
     );
     expect(() => handlerFuncs({ generic: 'all' } as unknown as EventHandler)).toThrow(
-      'handlerFuncs: generic must be a function, got all',
+      'handlerFuncs: generic must be a function, got "all"',
     );
   });
 });

@@ -84,6 +84,12 @@ describe('newPredicateFuncs', () => {
     );
   });
 
+  it('refuses anything but a filter function where it is called, not at every event', () => {
+    expect(() => newPredicateFuncs({ app: 'web' } as never)).toThrow(
+      new TypeError('newPredicateFuncs takes a function, got {"app":"web"}'),
+    );
+  });
+
   it('applies the filter to the new object on update', () => {
     const old = stored();
     const renamed = changed(old, (d) => {
