@@ -25,6 +25,12 @@ import { sameAppliedBy } from './applied-by.js';
 import { withAppliedBy } from './test-expressions.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
+import {
+  joinedParse,
+  parseSegments,
+  segmentsOfWholeParse,
+  type ParsedSegment,
+} from './segmented-parse.js';
 
 /**
  * Parses one file; by default `parseManifest`, or the same parse made ahead on another thread
@@ -112,6 +118,12 @@ interface Entry {
   /** Whether the file holds a definition document (then it is resolved with all of them). */
   readonly hasDefinitions: boolean;
   load?: FileLoad;
+  /**
+   * A long file's segments (`segmented-parse.ts`), each with its load when resolved on its own:
+   * the next edit of the file parses and resolves the segments it changed only. Absent: the file
+   * is parsed and resolved whole.
+   */
+  segments?: readonly ParsedSegment<FileLoad>[];
 }
 
 /**
@@ -177,7 +189,7 @@ export class ManifestCache {
         !samePosition(entry.origin, file.origin) ||
         !sameAppliedBy(entry.parsed.appliedBy, file.appliedBy)
       ) {
-        entry = this.#parseEntry(file);
+        entry = this.#parseEntry(file, entry);
         parsed.push(file.path);
       }
       entries.set(file.path, entry);
@@ -212,7 +224,7 @@ export class ManifestCache {
       }
       if (entry.load?.against !== definitions) {
         if (entry.load) this.#count(entry.load, -1);
-        entry.load = this.#loadFile(entry.parsed, definitions);
+        entry.load = this.#loadEntry(entry, definitions);
         this.#count(entry.load, 1);
         resolved.push(entry.parsed.file);
         changes.set(entry.parsed.file, entry.load.resources);
@@ -275,7 +287,7 @@ export class ManifestCache {
       ) {
         continue;
       }
-      fresh.push({ index, entry: this.#parseEntry(file) });
+      fresh.push({ index, entry: this.#parseEntry(file, last) });
     }
     fresh.sort((a, b) => a.index - b.index);
     const parsed = fresh.map(({ entry }) => entry.parsed.file);
@@ -294,7 +306,7 @@ export class ManifestCache {
     const definitions = this.#definitions as Definitions;
     const changes = new Map<string, readonly ManifestResource[]>();
     for (const { entry } of fresh) {
-      const load = this.#loadFile(entry.parsed, definitions);
+      const load = this.#loadEntry(entry, definitions);
       entry.load = load;
       this.#count(load, 1);
       this.#pending += load.pending;
@@ -334,15 +346,26 @@ export class ManifestCache {
     return this.#definitions?.files.some((f) => f.file === file) ?? false;
   }
 
-  #parseEntry(file: ManifestFile): Entry {
+  /**
+   * Parses a file new or changed. A long file edited (`previous` is its last entry) is parsed
+   * segment by segment: only the segments the edit changed (see `segmented-parse.ts`).
+   */
+  #parseEntry(file: ManifestFile, previous?: Entry): Entry {
     const options = file.origin ? { ...this.#options, origin: file.origin } : this.#options;
-    const parse = this.#parse(file.text, file.path, options);
+    const segments =
+      previous && file.origin === undefined && file.appliedBy === undefined
+        ? parseSegments(file.text, file.path, options, segmentsOf(previous), this.#parse)
+        : undefined;
+    const parse = segments
+      ? joinedParse(file.path, segments)
+      : this.#parse(file.text, file.path, options);
     const manifest = withAppliedBy(parse, file.appliedBy);
     return {
       text: file.text,
       origin: file.origin,
       parsed: manifest,
       hasDefinitions: holdsDefinitions(manifest),
+      ...(segments ? { segments } : {}),
     };
   }
 
@@ -382,6 +405,28 @@ export class ManifestCache {
     if (last) for (const key of definitionKeys(last)) this.#countKey(key, -1);
     for (const key of definitionKeys(this.#definitions)) this.#countKey(key, 1);
     return this.#definitions;
+  }
+
+  /**
+   * Resolves and validates one entry without definitions against `definitions`: segment by
+   * segment when it has segments, each resolved again only when it is new or the definitions
+   * changed.
+   */
+  #loadEntry(entry: Entry, definitions: Definitions): FileLoad {
+    // A long file parsed whole (a first load) is resolved by segment all the same, so that its
+    // first edit finds the other segments' loads.
+    if (entry.segments === undefined && entry.parsed.appliedBy === undefined && !entry.origin) {
+      entry.segments = segmentsOfWholeParse(entry.text, entry.parsed);
+    }
+    if (entry.segments === undefined) return this.#loadFile(entry.parsed, definitions);
+    const loads: FileLoad[] = [];
+    for (const segment of entry.segments) {
+      if (segment.kept?.against !== definitions) {
+        segment.kept = this.#loadFile(segment.parsed, definitions);
+      }
+      loads.push(segment.kept);
+    }
+    return joinedLoad(definitions, loads);
   }
 
   /** Resolves and validates one file without definitions against `definitions`. */
@@ -434,6 +479,28 @@ export class ManifestCache {
     if (before <= 1 && after > 1) this.#duplicateKeys++;
     if (before > 1 && after <= 1) this.#duplicateKeys--;
   }
+}
+
+/** A file's segments' parses: its own, or those of its last parse when it was parsed whole. */
+function segmentsOf(entry: Entry): readonly ParsedSegment<FileLoad>[] {
+  return entry.segments ?? segmentsOfWholeParse(entry.text, entry.parsed) ?? [];
+}
+
+/** One file's load of its segments' loads, in order. */
+function joinedLoad(against: Definitions, loads: readonly FileLoad[]): FileLoad {
+  const resources: ManifestResource[] = [];
+  const documents: ResourceDocument[] = [];
+  const findings: Finding[] = [];
+  const unloadedKeys: string[] = [];
+  let pending = 0;
+  for (const load of loads) {
+    for (const resource of load.resources) resources.push(resource);
+    for (const document of load.documents) documents.push(document);
+    for (const finding of load.findings) findings.push(finding);
+    for (const key of load.unloadedKeys) unloadedKeys.push(key);
+    pending += load.pending;
+  }
+  return { against, resources, documents, findings, pending, unloadedKeys };
 }
 
 /** The resources of a load, in load order (the definition files' among them). */
