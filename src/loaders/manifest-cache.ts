@@ -109,6 +109,8 @@ interface FileLoad {
    * is then, which the whole load tells apart as it does for loaded resources.
    */
   readonly unloadedKeys: readonly string[];
+  /** A long file's: its segments' loads, which it joins (counted for duplicates one by one). */
+  readonly parts?: readonly FileLoad[];
 }
 
 interface Entry {
@@ -158,6 +160,11 @@ export class ManifestCache {
    */
   readonly #keyCounts = new Map<string, number>();
   #duplicateKeys = 0;
+  /**
+   * How many counted file loads hold each segment's load: a segment kept by an edit of its file
+   * is in the file's load before and after, and its keys are not counted out and in again.
+   */
+  readonly #partHolders = new Map<FileLoad, number>();
   /** Whether the last load's result can be the base of the next one's `changes`. */
   #changesBase = false;
   /** The last load's entries in load order, their places by path, and its pending count. */
@@ -291,15 +298,18 @@ export class ManifestCache {
     }
     fresh.sort((a, b) => a.index - b.index);
     const parsed = fresh.map(({ entry }) => entry.parsed.file);
+    // Forgotten once the edited files' loads are counted: what those keep is not counted again.
+    const replaced: Entry[] = [];
     for (const { index, entry } of fresh) {
       const old = this.#ordered[index] as Entry;
-      this.#forget(old);
+      replaced.push(old);
       this.#pending -= old.load?.pending ?? 0;
       this.#entries.set(entry.parsed.file, entry);
       this.#ordered[index] = entry;
     }
     if (fresh.some(({ index, entry }) => entry.hasDefinitions || this.#wasDefinitionFile(index))) {
       // The definitions may change: the whole load (which keeps these parses).
+      for (const old of replaced) this.#forget(old);
       const result = this.load(files);
       return withChanges({ ...result, parsed: [...parsed, ...result.parsed] }, result.changes);
     }
@@ -312,6 +322,7 @@ export class ManifestCache {
       this.#pending += load.pending;
       changes.set(entry.parsed.file, load.resources);
     }
+    for (const old of replaced) this.#forget(old);
     if (this.#duplicateKeys > 0 || this.#pending === 0) {
       // Reported by the whole load, as ever.
       const result = this.load(files);
@@ -467,6 +478,20 @@ export class ManifestCache {
   }
 
   #count(load: FileLoad, delta: 1 | -1): void {
+    if (load.parts === undefined) {
+      this.#countKeys(load, delta);
+      return;
+    }
+    for (const part of load.parts) {
+      const holders = this.#partHolders.get(part) ?? 0;
+      const now = holders + delta;
+      if (now === 0) this.#partHolders.delete(part);
+      else this.#partHolders.set(part, now);
+      if (holders === 0 || now === 0) this.#countKeys(part, delta);
+    }
+  }
+
+  #countKeys(load: FileLoad, delta: 1 | -1): void {
     for (const resource of load.resources) this.#countKey(identityOf(resource), delta);
     for (const key of load.unloadedKeys) this.#countKey(key, delta);
   }
@@ -500,7 +525,7 @@ function joinedLoad(against: Definitions, loads: readonly FileLoad[]): FileLoad 
     for (const key of load.unloadedKeys) unloadedKeys.push(key);
     pending += load.pending;
   }
-  return { against, resources, documents, findings, pending, unloadedKeys };
+  return { against, resources, documents, findings, pending, unloadedKeys, parts: loads };
 }
 
 /** The resources of a load, in load order (the definition files' among them). */

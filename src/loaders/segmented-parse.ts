@@ -41,7 +41,7 @@ export function parseSegments<T>(
   const parsed: ParsedSegment<T>[] = [];
   for (const segment of segments) {
     const same = kept.get(segmentKey(segment));
-    if (same !== undefined) {
+    if (same !== undefined && same.text === segment.text) {
       parsed.push(same);
       continue;
     }
@@ -87,8 +87,9 @@ export function joinedParse(file: string, segments: readonly ParsedSegment[]): P
   return { file, documents, findings: [] };
 }
 
+/** Where a segment is and a hash of its text (the text itself is compared on a hit). */
 function segmentKey(segment: StreamSegment): string {
-  return `${segment.line}\0${segment.firstIndex}\0${segment.text}`;
+  return `${segment.line}:${segment.firstIndex}:${segment.text.length}:${segment.hash}`;
 }
 
 /** A segment's documents, indexed as in the file (their positions are the file's already). */

@@ -17,6 +17,8 @@ export interface StreamSegment {
   readonly firstIndex: number;
   /** How many documents (empty ones counted) it holds. */
   readonly documents: number;
+  /** A hash of its documents' texts: segments of equal text have equal hashes. */
+  readonly hash: number;
 }
 
 /** A document's separator line, as `parseManifest` finds them (with the line feed after it). */
@@ -60,12 +62,14 @@ export function streamSegments(text: string): StreamSegment[] | undefined {
   let line = 1;
   let firstIndex = 0;
   let documents = 0;
+  let folded = FNV_OFFSET;
   const cut = (to: number): void => {
     const segment = text.slice(starts[from], to);
-    segments.push({ text: segment, line, firstIndex, documents });
+    segments.push({ text: segment, line, firstIndex, documents, hash: folded >>> 0 });
     line += countLineFeeds(segment);
     firstIndex += documents;
     documents = 0;
+    folded = FNV_OFFSET;
   };
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i] as number;
@@ -73,7 +77,9 @@ export function streamSegments(text: string): StreamSegment[] | undefined {
     // Text before the first separator is a document only when it holds content; each separator
     // starts one, empty or not.
     if (start > 0 || text.startsWith('---') || CONTENT_LINE.test(text.slice(0, end))) documents++;
-    if (i + 1 - from >= MAX_DOCUMENTS || hash(text, start, end) % AVERAGE_DOCUMENTS === 0) {
+    const own = hash(text, start, end);
+    folded = Math.imul(folded ^ own, FNV_PRIME);
+    if (i + 1 - from >= MAX_DOCUMENTS || own % AVERAGE_DOCUMENTS === 0) {
       cut(end);
       from = i + 1;
     }
@@ -82,13 +88,25 @@ export function streamSegments(text: string): StreamSegment[] | undefined {
   return segments;
 }
 
-/** FNV-1a of `text.slice(start, end)`'s UTF-16 code units. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** A document's hash reads its length and at most this many of its last characters. */
+const HASHED_CHARACTERS = 512;
+
+/** FNV-1a of the length and the last characters of `text.slice(start, end)`. */
 function hash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
+  let h = Math.imul(FNV_OFFSET ^ (end - start), FNV_PRIME);
+  for (let i = Math.max(start, end - HASHED_CHARACTERS); i < end; i++) {
     h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
+  // FNV's low bits mix only the characters' low bits: mixed as MurmurHash3's finalizer does, so
+  // that `% AVERAGE_DOCUMENTS` reads all of them.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
