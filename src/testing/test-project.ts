@@ -31,6 +31,7 @@ import { ProjectSession } from '../app/project-session.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { absenceTarget } from './absence-target.js';
 import { appliedResources, type AppliedResources } from './applied-resources.js';
+import { withConfigContext } from './config-context.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
 import {
@@ -86,7 +87,10 @@ function declaredSources(registry: DefinitionRegistry): Map<string, string> {
 export interface TestProjectOptions {
   /** The project's config: see {@link TestConfig}. */
   readonly config?: TestConfig;
-  /** The manifests it starts from: see {@link ManifestInput}. */
+  /**
+   * The manifests it starts from: see {@link ManifestInput}. Omitted, those the config names
+   * (`manifests: []` for none).
+   */
   readonly manifests?: ManifestInput;
   /** Paths are relative to it, and findings name files relative to it (default: the process's). */
   readonly cwd?: string;
@@ -549,7 +553,7 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
     cwd,
     paths: manifestPaths(options.manifests),
   });
-  return startTestProject(options, config);
+  return startTestProject(withConfigContext({ ...options, cwd }, config), config);
 }
 
 /**
