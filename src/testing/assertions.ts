@@ -67,14 +67,25 @@ export async function expectResource<S = unknown>(
 ): Promise<Resource<S>> {
   const type = typeName(typeRef);
   const resource = await project.get<S>(type, id, options);
-  const failure = await resourceMismatch(project, type, id, resource, partialSpec ?? {}, options);
+  // The note is not a wait's: a wait runs on past the last convergence, whose report is then stale.
+  const note = unsettledNote(project.lastReport);
+  const failure = await resourceMismatch(
+    project,
+    type,
+    id,
+    resource,
+    partialSpec ?? {},
+    options,
+    note,
+  );
   if (failure) throw thrownAtCaller(failure, expectResource);
   return resource as Resource<S>;
 }
 
 /**
  * Why `resource` does not meet the expectation, or `undefined` when it does: what
- * {@link expectResource} throws, for callers that wait and check again.
+ * {@link expectResource} throws, for callers that wait and check again. `note` goes on the lines
+ * after the first (see {@link unsettledNote}).
  */
 export async function resourceMismatch(
   project: TestProject,
@@ -83,16 +94,22 @@ export async function resourceMismatch(
   resource: Resource | undefined,
   partialSpec: unknown,
   options: ResourceOptions = {},
+  note = '',
 ): Promise<CosiAssertionError | undefined> {
   const pointer = project.pointer(type, id, options);
+  const noted = (message: string): string => (note === '' ? message : `${message}\n${note}`);
   if (resource === undefined) {
     return new CosiAssertionError(
-      `expected ${formatPointer(pointer)} to exist, but it does not (${await whatExists(project, pointer)})`,
+      noted(
+        `expected ${formatPointer(pointer)} to exist, but it does not (${await whatExists(project, pointer)})`,
+      ),
     );
   }
   if (matchesPartially(resource.spec, partialSpec)) return undefined;
   return new CosiAssertionError(
-    `expected the spec of ${formatPointer(pointer)} to match${absentFields(resource.spec, partialSpec)}`,
+    noted(
+      `expected the spec of ${formatPointer(pointer)} to match${absentFields(resource.spec, partialSpec)}`,
+    ),
     partialDiff(resource.spec, partialSpec, `${pointer.type} ${pointer.id} spec`),
   );
 }
@@ -178,12 +195,33 @@ function thrownAt(error: ErrorRecord): string {
 
 /** Why a report did not converge, or `undefined` when it did. */
 export function convergenceProblem(report: ConvergenceReport): string | undefined {
+  const why = unsettled(report);
+  if (why === undefined) return undefined;
+  return [
+    `expected the controllers to converge, but they did not ${why.summary}`,
+    ...why.details,
+  ].join('\n');
+}
+
+/**
+ * What a failed expectation adds when the last convergence did not settle (a controller kept
+ * failing, a bound ended it): why, which is most often why the resource is missing or differs.
+ * One line per cause, each indented; empty when it settled or never ran.
+ */
+export function unsettledNote(report: ConvergenceReport | undefined): string {
+  const why = report === undefined ? undefined : unsettled(report);
+  if (why === undefined) return '';
+  return [`the last convergence did not settle ${why.summary}`, ...why.details].join('\n');
+}
+
+/** A report that did not converge: the reason and what was stuck, then a line per cause. */
+function unsettled(
+  report: ConvergenceReport,
+): { readonly summary: string; readonly details: readonly string[] } | undefined {
   if (report.converged) return undefined;
   const stuck = describeStuck(report);
   const spread = describeSpreadWrites(report);
-  const lines = [
-    `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}${spread ? `: ${spread}` : ''}`,
-  ];
+  const lines: string[] = [];
   for (const c of report.controllers) {
     // The place is said once: on the controller's line, and on an item's when it differs.
     const said = c.lastError && c.condition === 'failed' ? thrownAt(c.lastError) : '';
@@ -207,7 +245,10 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
     lines.push(
       `  ${formatPointer(o.pointer)} kept changing: ${o.writes} writes by ${o.writers.join(', ')}`,
     );
-  return lines.join('\n');
+  return {
+    summary: `(${report.reason})${stuck ? `: ${stuck}` : ''}${spread ? `: ${spread}` : ''}`,
+    details: lines,
+  };
 }
 
 /**

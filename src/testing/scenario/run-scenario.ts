@@ -17,6 +17,7 @@ import {
   describeQuery,
   findingMatches,
   presentError,
+  unsettledNote,
   whatExists,
 } from '../assertions.js';
 import { UnknownTargetError } from '../absence-target.js';
@@ -220,6 +221,19 @@ function exitFindings(project: TestProject, at: Place): Finding<CheckCode>[] {
   return findings;
 }
 
+/**
+ * Why the last convergence did not settle, on the finding's line: most often why an expected
+ * resource is missing or differs (a controller kept failing, a reconcile never ended).
+ */
+function unsettledClause(project: TestProject): string {
+  const note = unsettledNote(project.lastReport);
+  if (note === '') return '';
+  return ` (${note
+    .split('\n')
+    .map((line) => line.trim())
+    .join('; ')})`;
+}
+
 /** Runs one step; its findings (none: it passed). */
 async function runStep(project: TestProject, step: Step): Promise<Finding<CheckCode>[]> {
   switch (step.kind) {
@@ -296,7 +310,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 failureAt(
                   'missing-resource',
                   at,
-                  `expected ${formatPointer(pointer)}, but it does not exist (${await whatExists(project, pointer)})`,
+                  `expected ${formatPointer(pointer)}, but it does not exist (${await whatExists(project, pointer)})${unsettledClause(project)}`,
                 ),
               ];
             }
@@ -310,7 +324,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 ...failureAt(
                   'unexpected-state',
                   at,
-                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}`,
+                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${unsettledClause(project)}`,
                 ),
                 diff: partialDiff(actual, expected, `${at.file}:${at.line}`),
               },
