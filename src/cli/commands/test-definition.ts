@@ -22,6 +22,10 @@ export function defineTest(): Command {
       'a scenario file or directory to search, as the paths (repeatable, or comma-separated)',
       collectPaths,
     )
+    .option(
+      '--name <pattern>',
+      'run only the scenarios whose name matches this regular expression (unanchored); one that matches none is a usage error',
+    )
     .addOption(outputOption(CHECK_REPORT_FORMATS, 'text'))
     .option(
       '--timeout <duration>',
@@ -34,6 +38,7 @@ export function defineTest(): Command {
 Examples:
   cosi test                      # every *.cosi-test.yaml below the working directory
   cosi test tests/ -o junit > report.xml
+  cosi test apps.cosi-test.yaml --name '^new app$'   # one scenario of a file
 
 A controller stuck in a loop, out of heap or ending the thread fails its step, at the step's
 line; the scenarios after it run.

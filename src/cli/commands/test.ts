@@ -2,7 +2,7 @@ import type { CheckResult } from '../../app/check/check-result.js';
 import { caseFailed } from '../../app/check/check-result.js';
 import { runScenarioFiles } from '../../testing/scenario/run-scenario-files.js';
 import type { CliCommand, CommandResult } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import { parseDuration } from '../duration.js';
@@ -18,6 +18,8 @@ export interface TestFlags {
   file?: string[];
   color?: boolean;
   timeout?: string;
+  /** `--name`: a regular expression the names of the scenarios to run match. */
+  name?: string;
 }
 
 /** `cosi test [PATH...]`: run the scenario files, report each step. */
@@ -39,8 +41,10 @@ export async function test(
   const runner = io.isolateUserCode
     ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout)
     : undefined;
+  const name = flags.name === undefined ? undefined : namePattern(flags.name);
   const run = await runScenarioFiles(scenarioPaths(paths, flags), {
     cwd: io.cwd,
+    ...(name === undefined ? {} : { name }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(runner ? { runner } : {}),
   });
@@ -50,6 +54,17 @@ export async function test(
       ? EXIT.findings
       : EXIT.ok;
   return { exitCode, result: run.result };
+}
+
+/** `--name`'s pattern, as vitest's `-t` and `go test -run` take one: unanchored, case-sensitive. */
+function namePattern(text: string): RegExp {
+  try {
+    return new RegExp(text, 'u');
+  } catch (error) {
+    throw new CliError(
+      `--name: invalid regular expression ${JSON.stringify(text)}: ${(error as Error).message}`,
+    );
+  }
 }
 
 /** The paths to search: the arguments, then `-f`'s. */

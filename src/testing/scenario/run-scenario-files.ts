@@ -29,6 +29,8 @@ export interface RunScenarioFilesOptions {
   readonly cwd: string;
   /** `cosi test --timeout` (see `RunScenarioOptions.timeout`), for the default runner. */
   readonly timeout?: number;
+  /** `cosi test --name`: only the scenarios whose name it matches run (and are reported). */
+  readonly name?: RegExp;
   /** Default: in this thread, with {@link runScenario}. */
   readonly runner?: ScenarioRunner;
 }
@@ -40,7 +42,7 @@ export interface RunScenarioFilesOptions {
  */
 export async function runScenarioFiles(
   paths: readonly string[],
-  { cwd, timeout, runner = inThisThread(cwd, timeout) }: RunScenarioFilesOptions,
+  { cwd, timeout, name, runner = inThisThread(cwd, timeout) }: RunScenarioFilesOptions,
 ): Promise<ScenarioRun> {
   const found = await findScenarioFiles(paths, cwd);
   const cases: CheckCase[] = [];
@@ -67,6 +69,8 @@ export async function runScenarioFiles(
   // Every file is read and parsed first: the scenarios then run in one go, and their cases are
   // put in file order after.
   const parts: ({ cases: CheckCase[] } | { file: string; scenarios: readonly Scenario[] })[] = [];
+  /** Every scenario's name, chosen or not: what a filter that chose none names. */
+  const names: string[] = [];
   for (const absolute of found.files) {
     const file = displayPath(cwd, absolute);
     let text: string;
@@ -92,9 +96,27 @@ export async function runScenarioFiles(
       });
       continue;
     }
-    parts.push({ file, scenarios: parsed.scenarios });
+    const chosen = parsed.scenarios.filter(
+      (scenario) => name === undefined || name.test(scenario.name),
+    );
+    parts.push({ file, scenarios: chosen });
+    names.push(...parsed.scenarios.map((scenario) => scenario.name));
   }
   const all = parts.flatMap((part) => ('scenarios' in part ? part.scenarios : []));
+  // A filter that selects nothing must not pass: a misspelt name would check nothing.
+  if (name !== undefined && all.length === 0 && names.length > 0) {
+    broken = true;
+    cases.push(
+      brokenCase('(input)', [
+        invalid(
+          '',
+          0,
+          0,
+          `no scenario's name matches --name ${JSON.stringify(name.source)} (the scenarios: ${[...new Set(names)].join(', ')})`,
+        ),
+      ]),
+    );
+  }
   const results = all.length > 0 ? await runner(all) : [];
   let next = 0;
   for (const part of parts) {
