@@ -144,8 +144,9 @@ export async function teardownAndDestroy(
 }
 
 /**
- * Checks `evaluate` until it answers no failure: after each failing check, the next pending
- * timer (within the timeout) fires and the controllers run. Throws the last failure when time
+ * Checks `evaluate` until it answers no failure, once the controllers have run what is due now:
+ * after each failing check, the next pending timer (within the timeout) fires and the
+ * controllers run. Throws the last failure when time
  * runs out or nothing is left to happen.
  */
 async function waitUntil(
@@ -154,6 +155,10 @@ async function waitUntil(
   evaluate: () => Promise<unknown>,
 ): Promise<void> {
   const timeout = waitOf(options.timeout);
+  // The controllers first catch up with the present (an apply or edit since the last
+  // convergence, what a wait before any left pending): checked before, a wait would pass on
+  // what they are about to change, a value from before the edit or an output not yet made.
+  await project.advance(0);
   const started = project.now();
   const deadline = started + timeout;
   let failure = await evaluate();
