@@ -52,27 +52,14 @@ export async function assertResources<S = unknown>(
 ): Promise<void> {
   const type = typeName(typeRef);
   await failAtCaller(assertResources, () =>
-    waitUntil(project, options, async () => {
-      for (const id of ids) {
-        const resource = await project.get<S>(type, id, options);
-        const failure =
-          typeof check === 'function'
-            ? resource === undefined
-              ? await resourceMismatch(project, type, id, resource, {}, options)
-              : await runCheck(
-                  check as CheckFunction<S>,
-                  resource,
-                  `${formatPointer(resource.metadata)} failed its check`,
-                )
-            : await resourceMismatch(project, type, id, resource, check, options);
-        if (failure !== undefined) return failure;
-      }
-      return undefined;
-    }),
+    waitUntil(project, options, () => firstFailure(project, type, ids, check, options)),
   );
 }
 
-/** Waits until every resource of a type passes `check` (`rtestutils.AssertAll`). */
+/**
+ * Waits until every resource of a type passes `check` (`rtestutils.AssertAll`): the type is
+ * listed again at each check, so what the controllers make meanwhile is checked too.
+ */
 export async function assertAll<S = unknown>(
   project: TestProject,
   typeRef: TypeRef<S>,
@@ -80,8 +67,37 @@ export async function assertAll<S = unknown>(
   options: WaitOptions = {},
 ): Promise<void> {
   const type = typeName(typeRef);
-  const ids = (await project.list(type, options)).map((r) => r.metadata.id);
-  await failAtCaller(assertAll, () => assertResources<S>(project, type, ids, check, options));
+  await failAtCaller(assertAll, () =>
+    waitUntil(project, options, async () => {
+      const ids = (await project.list(type, options)).map((r) => r.metadata.id);
+      return firstFailure(project, type, ids, check, options);
+    }),
+  );
+}
+
+/** The first of `ids` that is missing or fails `check`, as its failure; `undefined`: all pass. */
+async function firstFailure<S>(
+  project: TestProject,
+  type: string,
+  ids: readonly string[],
+  check: ResourceCheck<S> | undefined,
+  options: WaitOptions,
+): Promise<unknown> {
+  for (const id of ids) {
+    const resource = await project.get<S>(type, id, options);
+    const failure =
+      typeof check === 'function'
+        ? resource === undefined
+          ? await resourceMismatch(project, type, id, resource, {}, options)
+          : await runCheck(
+              check as CheckFunction<S>,
+              resource,
+              `${formatPointer(resource.metadata)} failed its check`,
+            )
+        : await resourceMismatch(project, type, id, resource, check, options);
+    if (failure !== undefined) return failure;
+  }
+  return undefined;
 }
 
 /** Waits until a type has exactly `length` resources (`rtestutils.AssertLength`). */

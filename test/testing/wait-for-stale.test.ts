@@ -59,6 +59,14 @@ describe('a wait after an edit the controllers have not run on yet', () => {
     await expect(assertAll(p, 'echo', { value: 3 })).rejects.toThrow('to match');
   });
 
+  it('assertAll checks an output the controllers made meanwhile, listing the type at each check', async () => {
+    const p = await converged();
+    await p.apply({ metadata: { type: 'counter', id: 'c9' }, spec: { value: 1 } });
+    await expect(assertAll(p, 'echo', { value: 3 })).rejects.toThrow(
+      'expected the spec of Echoes.test.cosi.dev(default/c9) to match',
+    );
+  });
+
   it('a project never converged runs its controllers before the first check', async () => {
     const p = await createTestProject({ config: echoConfig, manifests: counters(3) });
     open.push(p);
