@@ -43,7 +43,7 @@ describe('cosi test: chainsaw expression keys', () => {
     });
     const { code, stdout } = await cli(['test', dir], { cwd: dir });
     expect(stdout).toContain(
-      'instance-assert.yaml:1:1: error[unexpected-state]: WebApps.kro.run(default/shop) differs from the expected document\n',
+      'instance-assert.yaml:1:1: error[unexpected-state]: WebApps.kro.run(default/shop) differs from the expected document (in the expect step at ready.cosi-test.yaml:3:5)\n',
     );
     expect(stdout).toContain(`-    - status: "False"\n    +    - status: "True"`);
     expect(code).toBe(1);

@@ -382,7 +382,7 @@ describe('cosi test, on scenarios written here', () => {
     );
     const { stdout } = await cli(['test', file, missing], { cwd: dir });
     expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
-      'assert-vms.yaml:4:1: error[unexpected-state]: NetworkConfigs.example.org(default/web-2) differs from the expected document',
+      'assert-vms.yaml:4:1: error[unexpected-state]: NetworkConfigs.example.org(default/web-2) differs from the expected document (in the expect step at assert-file.cosi-test.yaml:3:5)',
       'assert-missing.cosi-test.yaml:3:14: error[invalid-scenario]: `expect`: no-such-assert.yaml does not exist (a path is relative to the scenario)',
     ]);
     expect(stdout).toContain('-  bridge: br-nope');

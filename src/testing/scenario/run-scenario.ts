@@ -222,6 +222,14 @@ function exitFindings(project: TestProject, at: Place): Finding<CheckCode>[] {
 }
 
 /**
+ * The step of a failure placed in another file (an `expect` of a file of documents, such as a
+ * golden file several steps and scenarios share): which step checked it, at the scenario's line.
+ */
+function stepClause(step: Place, at: Place): string {
+  return at.file === step.file ? '' : ` (in the expect step at ${formatLocation(step)})`;
+}
+
+/**
  * Why the last convergence did not settle, on the finding's line: most often why an expected
  * resource is missing or differs (a controller kept failing, a reconcile never ended).
  */
@@ -310,7 +318,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 failureAt(
                   'missing-resource',
                   at,
-                  `expected ${formatPointer(pointer)}, but it does not exist (${await whatExists(project, pointer)})${unsettledClause(project)}`,
+                  `expected ${formatPointer(pointer)}, but it does not exist (${await whatExists(project, pointer)})${stepClause(step.at, at)}${unsettledClause(project)}`,
                 ),
               ];
             }
@@ -324,7 +332,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 ...failureAt(
                   'unexpected-state',
                   at,
-                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${unsettledClause(project)}`,
+                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${stepClause(step.at, at)}${unsettledClause(project)}`,
                 ),
                 diff: partialDiff(actual, expected, `${at.file}:${at.line}`),
               },
