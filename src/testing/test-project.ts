@@ -114,6 +114,10 @@ export interface TestProjectOptions {
   readonly onLog?: (record: LogRecord) => void;
 }
 
+/** What a project starts from: its options, and how its manifest paths are read. */
+type StartOptions = TestProjectOptions &
+  Pick<LoadInputOptions, 'ignore' | 'definitionPaths' | 'schemaLocations'>;
+
 /** Which resource a call means: a type (or alias) and an id, in the type's default namespace. */
 export interface ResourceOptions {
   readonly namespace?: string;
@@ -137,7 +141,7 @@ export interface ManifestDraft<S = unknown> {
 export class TestProject {
   readonly #session: ProjectSession;
   readonly #clock: SimulatedClock;
-  readonly #options: TestProjectOptions & { readonly cwd: string };
+  readonly #options: StartOptions & { readonly cwd: string };
   readonly #release: KubernetesRelease | undefined;
   /** The manifests applied, by key. */
   readonly #manifests = new Map<string, ManifestResource>();
@@ -154,7 +158,7 @@ export class TestProject {
     session: ProjectSession,
     clock: SimulatedClock,
     loaded: LoadedInput,
-    options: TestProjectOptions & { readonly cwd: string },
+    options: StartOptions & { readonly cwd: string },
     release: KubernetesRelease | undefined,
     /** Fault injection into the state's writes: fail, conflict or stall by predicate. */
     readonly faults: FaultInjector,
@@ -482,9 +486,15 @@ export class TestProject {
   }
 
   #loadOptions() {
+    // A later apply of paths reads them as the start did: the config's ignore, definition files
+    // and schema locations (a scenario's and the config's).
+    const { ignore, definitionPaths, schemaLocations } = this.#options;
     return {
       cwd: this.#options.cwd,
       config: this.config,
+      ...(ignore ? { ignore } : {}),
+      ...(definitionPaths ? { definitionPaths } : {}),
+      ...(schemaLocations ? { schemaLocations } : {}),
       known: this.project.registry,
       ...(this.#release ? { kubernetesVersion: this.#release } : {}),
       previous: this.#previous,
@@ -561,8 +571,7 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
  * config its own way), told to `monitor` when the project's code runs (in `cosi test`'s worker).
  */
 export async function startTestProject(
-  options: Omit<TestProjectOptions, 'config'> &
-    Pick<LoadInputOptions, 'ignore' | 'definitionPaths' | 'schemaLocations'>,
+  options: Omit<StartOptions, 'config'>,
   config: LoadedConfig | undefined,
   monitor?: UserCodeMonitor,
 ): Promise<TestProject> {

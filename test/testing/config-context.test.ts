@@ -51,6 +51,26 @@ describe('createTestProject without manifests', () => {
     await expectResource(p, 'vm', 'web-1', { cpus: 2 });
   });
 
+  it("reads paths applied later with the config's ignore too", async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "export default { manifests: ['manifests'], ignore: ['draft.yaml'] };\n",
+    );
+    const p = await project({ cwd: dir });
+    await mkdir(path.join(dir, 'more'));
+    await writeFile(
+      path.join(dir, 'more', 'web-2.yaml'),
+      'metadata: { type: vm, id: web-2 }\nspec: { cpus: 4 }\n',
+    );
+    // Read, it would be refused: a type nothing defines.
+    await writeFile(
+      path.join(dir, 'more', 'draft.yaml'),
+      'metadata: { type: nosuch, id: x }\nspec: {}\n',
+    );
+    await p.apply('more');
+    await expectResource(p, 'vm', 'web-2', { cpus: 4 });
+  });
+
   it("reads a config object's manifests relative to cwd", async () => {
     const p = await project({
       cwd: dir,
