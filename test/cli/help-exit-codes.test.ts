@@ -13,6 +13,20 @@ describe("each command's --help", { timeout: 60_000 }, () => {
   );
 });
 
+describe("cosi explain's exit codes", { timeout: 120_000 }, () => {
+  it('are those its --help names: 3 for a run that does not converge, 1 for failing controllers (review docs 8)', async () => {
+    const codes = (await cli(['explain', '--help'])).stdout.split('\nExit codes')[1] ?? '';
+    const loop = await cli(['explain', 'echo', 'ping', '-f', 'fixtures/cli/ping-pong', '-q']);
+    expect(loop.code).toBe(3);
+    expect(loop.stdout).toContain('Echoes.test.cosi.dev(default/ping)');
+    expect(codes).toMatch(/, 3 did not converge/);
+    const failing = await cli(['explain', 'widget', 'bad', '-f', 'fixtures/cli/why-not', '-q']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('Widgets.whynot.cosi.dev(default/bad)');
+    expect(codes).toMatch(/: 0 explained, 1 [^,]*, failing controllers/);
+  });
+});
+
 describe('cosi help TOPIC', () => {
   it('prints the help of a command, and says an unknown one as cosi nope does (review cli3 L5)', async () => {
     const get = await cli(['help', 'get']);

@@ -63,9 +63,10 @@ Examples:
   cosi explain vm.spec.cpus -f manifests/
   cosi explain certificate.spec --recursive -f manifests/
 
-Exit codes: 0 explained, 1 invalid manifests or no such resource (without --why-not), 2 usage
-or config error, an unknown type or field, 70 cosi itself failed (a bug, out of
-memory).`,
+Exit codes: 0 explained, 1 invalid manifests, failing controllers (the explanation is
+printed) or no such resource (without --why-not), 2 usage or config error, an unknown type or
+field, 3 did not converge (the explanation is printed, with the cycle of writes), 70 cosi
+itself failed (a bug, out of memory).`,
     );
   return command;
 }
