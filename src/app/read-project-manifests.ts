@@ -102,7 +102,7 @@ export async function openProjectReader(
   config: LoadedConfig | undefined,
   prior?: PriorState,
 ): Promise<ProjectReader> {
-  const ignore = await ignorePatterns(options);
+  const ignore = await ignorePatterns({ ...options, paths: options.files });
   const shared = options.shared ?? new SharedProjectReads();
   const definitionPaths = options.definitionPaths ?? [];
   const extra = await shared.once(

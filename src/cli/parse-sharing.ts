@@ -70,7 +70,7 @@ export async function shareParses(
   try {
     const paths = (command?.manifestPaths ?? []).filter((p) => p !== STDIN_PATH);
     if (command === undefined || paths.length === 0) return;
-    const ignore = await ignorePatterns({ cwd, ignore: stringsOf(command.flags.ignore) });
+    const ignore = await ignorePatterns({ cwd, ignore: stringsOf(command.flags.ignore), paths });
     const { files } = await walkManifestTree(paths, { cwd, ignore });
     for (let i = files.length - 1; i >= 0; i--) {
       // A turn of the event loop: the worker's claims so far come in.

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** The file whose lines say what manifest walks skip, in `.gitignore` syntax. */
@@ -42,16 +42,62 @@ export function anchoredPattern(pattern: string): string {
 }
 
 /**
- * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory, then
- * `--ignore`.
+ * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory and in
+ * each directory named in `paths` (`cosi check p` after `cosi init p` reads `p/.cosiignore`, as
+ * `cd p && cosi check .` does), then `--ignore`.
  */
 export async function ignorePatterns(options: {
   readonly cwd: string;
   readonly ignore?: readonly string[];
+  /** The paths a command names (files, directories, globs): directories' files are read. */
+  readonly paths?: readonly string[];
 }): Promise<string[]> {
+  const named = await namedDirectoryPatterns(options.cwd, options.paths ?? []);
   return [
     ...SCENARIO_FILE_PATTERNS,
     ...(await readIgnoreFile(options.cwd)).map(anchoredPattern),
+    ...named,
     ...(options.ignore ?? []).map(anchoredPattern),
   ];
+}
+
+/**
+ * The `.cosiignore` patterns of the directories named in `paths` (other than the working
+ * directory), each scoped to its directory as git scopes a nested `.gitignore`'s: a pattern with
+ * a slash before its end is anchored there (`/expected/` in `p` is `/p/expected/`), any other
+ * matches at any depth below it (`*.bak` is `*.bak` in any directory under `/p/`). A directory outside the working
+ * directory is walked with paths relative to itself: its patterns are as written.
+ */
+async function namedDirectoryPatterns(cwd: string, paths: readonly string[]): Promise<string[]> {
+  const patterns: string[] = [];
+  const seen = new Set<string>([path.resolve(cwd)]);
+  for (const given of paths) {
+    const dir = path.resolve(cwd, given);
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    try {
+      if (!(await stat(dir)).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    const relative = path.relative(cwd, dir);
+    const outside =
+      relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+    const prefix = relative.split(path.sep).join('/');
+    for (const line of await readIgnoreFile(dir)) {
+      const pattern = anchoredPattern(line);
+      patterns.push(outside ? pattern : scopedPattern(pattern, prefix));
+    }
+  }
+  return patterns;
+}
+
+/** A `.gitignore` pattern of directory `prefix` (relative, `/`-separated), as the root reads it. */
+function scopedPattern(pattern: string, prefix: string): string {
+  const negated = pattern.startsWith('!');
+  const body = negated ? pattern.slice(1) : pattern;
+  // A slash anywhere but at the end anchors the pattern to its file's directory.
+  const anchored = body.replace(/\/$/, '').includes('/');
+  const scoped = anchored ? `/${prefix}/${body.replace(/^\//, '')}` : `/${prefix}/**/${body}`;
+  return `${negated ? '!' : ''}${scoped}`;
 }

@@ -44,4 +44,35 @@ describe('readIgnoreFile', () => {
       'vendor/keep.yaml',
     ]);
   });
+
+  it("reads a named directory's .cosiignore, scoped to it as git scopes a nested .gitignore (cosi check p after cosi init p)", async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`;
+    await writeBelow(dir, 'p/app.yaml', cm('app'));
+    await writeBelow(dir, 'p/expected/a.yaml', cm('a'));
+    await writeBelow(dir, 'p/sub/expected/b.yaml', cm('b'));
+    await writeBelow(dir, 'p/drafts/c.yaml', cm('c'));
+    await writeBelow(dir, 'p/sub/drafts/d.yaml', cm('d'));
+    await writeBelow(dir, 'q/expected/e.yaml', cm('e'));
+    await writeFile(path.join(dir, 'p', '.cosiignore'), 'expected/\n/drafts/\n');
+    const paths = ['p', 'q'];
+    const ignore = await ignorePatterns({ cwd: dir, paths });
+    const tree = await walkManifestTree(paths, { cwd: dir, ignore });
+    // expected/ at any depth under p, /drafts/ at p's root only; q has no .cosiignore.
+    expect(tree.files.map((f) => f.display)).toEqual([
+      'p/app.yaml',
+      'p/sub/drafts/d.yaml',
+      'q/expected/e.yaml',
+    ]);
+    // Named from outside the working directory, it is walked relative to itself.
+    const elsewhere = path.join(dir, 'q');
+    const outside = path.join(dir, 'p');
+    const fromElsewhere = await walkManifestTree([outside], {
+      cwd: elsewhere,
+      ignore: await ignorePatterns({ cwd: elsewhere, paths: [outside] }),
+    });
+    expect(fromElsewhere.files.map((f) => path.relative(outside, f.absolute))).toEqual([
+      'app.yaml',
+      path.join('sub', 'drafts', 'd.yaml'),
+    ]);
+  });
 });
