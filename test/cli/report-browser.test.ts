@@ -671,6 +671,33 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('finds a resource by the name the page shows: NAMESPACE/ID as the graph draws it, TYPE(NAMESPACE/ID) as its lineage', async () => {
+    const { page } = await openReport(passing);
+    const found = async (query: string): Promise<string[]> => {
+      await page.locator('#search').fill(query);
+      await expect.poll(() => page.locator('#shown').textContent()).toMatch(/ of 13 resources$/);
+      return page
+        .locator('#resource-rows tr[data-key]')
+        .evaluateAll((rows) =>
+          rows.map((r) => (r as unknown as { dataset: { key: string } }).dataset.key),
+        );
+    };
+    // The graph's label of vm web-1, of its Placement and NetworkConfig.
+    expect(await found('default/web-1')).toEqual([
+      'default/NetworkConfigs.example.org/web-1',
+      'default/Placements.example.org/web-1',
+      'default/VMs.example.org/web-1',
+    ]);
+    // As the lineage panel (and cosi explain, cosi get) writes a resource, any case.
+    expect(await found('VMs.example.org(default/web-1)')).toEqual([
+      'default/VMs.example.org/web-1',
+    ]);
+    expect(await found('placements.example.org(default/db-1)')).toEqual([
+      'default/Placements.example.org/db-1',
+    ]);
+    await page.context().close();
+  });
+
   it('has no serious accessibility violations, passing or failing', async () => {
     for (const file of [passing, failing, partlyInvalid]) {
       const { page } = await openReport(file);
