@@ -567,15 +567,18 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(names).toEqual(
       expect.arrayContaining([
         'ResourceGraph(webapp.kro.run): resources in render order',
-        'deployment (template of ResourceGraph(webapp.kro.run))',
-        'service (template of ResourceGraph(webapp.kro.run))',
-        'ingress (template of ResourceGraph(webapp.kro.run))',
+        // All a template's node shows, its kind and includeWhen too.
+        'deployment Deployments.apps (template of ResourceGraph(webapp.kro.run))',
+        'service Services.core (template of ResourceGraph(webapp.kro.run))',
+        'ingress Ingresses.networking.k8s.io (includeWhen) (template of ResourceGraph(webapp.kro.run))',
       ]),
     );
+    // axe: a name that leaves out the node's visible text is label-content-name-mismatch.
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await page.locator('#graph-view g.edge text', { hasText: /^status$/ }).count()).toBe(1);
     await page
       .locator(
-        '#graph-view g.node[aria-label="service (template of ResourceGraph(webapp.kro.run))"]',
+        '#graph-view g.node[aria-label="service Services.core (template of ResourceGraph(webapp.kro.run))"]',
       )
       .click();
     await expect

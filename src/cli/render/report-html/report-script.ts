@@ -214,13 +214,14 @@ export const REPORT_SCRIPT = String.raw`
       var name = key.slice(8), slash = name.lastIndexOf('/');
       return (slash < 0 ? name : name.slice(0, slash) + ' in ' + name.slice(slash + 1)) + ' (type)';
     }
-    // A kro RGD's render order: its box (rgd:CONTROLLER) and resources (rgd:CONTROLLER/ID).
+    var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
+    // A kro RGD's render order: its box (rgd:CONTROLLER) and resources (rgd:CONTROLLER/ID),
+    // each named by all it shows (id, kind, includeWhen), as a screen reader and speech input need.
     if (key.indexOf('rgd:') === 0) {
       var rgd = key.slice(4), cut = rgd.indexOf('/');
       if (cut < 0) return rgd + ': resources in render order';
-      return rgd.slice(cut + 1) + ' (template of ' + rgd.slice(0, cut) + ')';
+      return shown + ' (template of ' + rgd.slice(0, cut) + ')';
     }
-    var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
     var colon = key.indexOf(':');
     return colon < 0 ? shown : shown + ' (' + key.slice(0, colon) + ')';
   }
