@@ -367,6 +367,21 @@ export default defineConfig({ definitions: [defineResource({ type: 'Things.examp
     expect(r.stdout).toContain('"default/hash#35;1"');
   });
 
+  it('writes a backslash of a name as an entity in Mermaid, which reads \\n as a line break', async () => {
+    const dir = await project({
+      'cosi.config.ts': `import { defineConfig, defineResource } from 'cosi';
+export default defineConfig({ definitions: [defineResource({ type: 'Things.example.org' })] });
+`,
+      // A valid id (no whitespace, no control character), drawn by Mermaid 11 as "a" above "b".
+      'things.yaml': `metadata: { type: Things.example.org, id: 'a\\nb\\' }\nspec: {}\n`,
+    });
+    const r = await cli(['graph', '-f', dir, '--resources', '-o', 'mermaid']);
+    expect(r.code).toBe(0);
+    expectWellFormedMermaid(r.stdout);
+    expect(r.stdout).not.toContain('\\');
+    expect(r.stdout).toContain('"default/a#92;nb#92;"');
+  });
+
   it('writes control characters of a name out in DOT and Mermaid, which go to a terminal too', async () => {
     const dir = await project({
       'cosi.config.ts': `import { defineConfig, defineResource, type QController } from 'cosi';

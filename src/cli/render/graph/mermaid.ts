@@ -22,14 +22,14 @@ class MermaidIds {
 }
 
 /**
- * A label in double quotes: control characters written out (`\x1b`), and Mermaid's entity
- * code (`#60;`) for each character Mermaid or the HTML it renders to would read as markup: `"`
+ * A label in double quotes: Mermaid's entity code (`#60;`) for each character Mermaid or the HTML it renders to would read as markup: `"`
  * ends the label, `<...>` is a tag GitHub's sanitizer removes, `%%` starts a directive, `#` and
- * `&` start an entity. Otherwise `default/<script>` and `default/%%{init}%%` were both drawn as
- * `default/`.
+ * `&` start an entity, `\n` is a line break. Otherwise `default/<script>` and
+ * `default/%%{init}%%` were both drawn as `default/`, and the id `a\nb` on two lines. Then
+ * control characters written out (`\x1b`), as every human-readable output writes them.
  */
 const label = (text: string): string =>
-  `"${escapeControlLines(text).replace(/["<>%#&]/g, (c) => `#${c.charCodeAt(0)};`)}"`;
+  `"${escapeControlLines(text.replace(/["<>%#&\\]/g, (c) => `#${c.charCodeAt(0)};`))}"`;
 
 const SHAPES: Record<DrawnNode['kind'], (text: string) => string> = {
   controller: (t) => `[${label(t)}]`,
