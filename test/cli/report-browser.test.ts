@@ -701,6 +701,27 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("wraps the details' heading of a resource whose type is one long word within the panel", async () => {
+    const type = 'PrometheusRules.monitoring.coreos.com';
+    const data = JSON.parse(
+      JSON.stringify(manyResources(2)).replaceAll('VMs.example.org', type),
+    ) as ReportData;
+    const file = path.join(ARTIFACTS, 'long-type.html');
+    await writeFile(file, await renderReportHtml(data));
+    const { page, errors } = await openReport(file);
+    await page.locator('#resource-rows button', { hasText: 'vm-00001' }).click();
+    const title = page.locator('#details-title');
+    await expect.poll(() => title.textContent()).toBe(`${type} default/vm-00001`);
+    // The text wider than the heading's box: what runs past the panel's border.
+    const overflow = await title.evaluate((e) => {
+      const box = e as unknown as { scrollWidth: number; clientWidth: number };
+      return box.scrollWidth - box.clientWidth;
+    });
+    expect(overflow).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('has no serious accessibility violations, passing or failing', async () => {
     for (const file of [passing, failing, partlyInvalid]) {
       const { page } = await openReport(file);

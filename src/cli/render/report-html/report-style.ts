@@ -74,6 +74,7 @@ table.virtual tr.spacer td { padding: 0; border: 0; height: auto; }
 button.link { background: none; border: 0; padding: 0; color: var(--link); text-decoration: underline; cursor: pointer; font: inherit; }
 #details { border: 1px solid var(--border); padding: 0.5rem 0.8rem; min-height: 10rem; }
 #details dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.8rem; margin: 0.3rem 0; }
+#details h3 { overflow-wrap: anywhere; }
 #details dt { font-weight: bold; }
 #details dd { margin: 0; overflow-wrap: anywhere; }
 .lineage ul { list-style: none; padding-left: 1.2rem; margin: 0; border-left: 1px dotted var(--lineage); }
