@@ -722,6 +722,32 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('gives the search box the width of its placeholder, which says what it searches', async () => {
+    for (const width of [1280, 800]) {
+      const { page } = await openReport(passing);
+      await page.setViewportSize({ width, height: 900 });
+      const search = page.locator('#search');
+      await expect.poll(() => search.isVisible()).toBe(true);
+      const room = await search.evaluate((e) => {
+        const input = e as unknown as { placeholder: string; clientWidth: number };
+        const style = (globalThis as unknown as StyleOf).getComputedStyle(e);
+        const canvas = (
+          globalThis as unknown as {
+            document: { createElement(t: 'canvas'): { getContext(k: '2d'): CanvasText } };
+          }
+        ).document
+          .createElement('canvas')
+          .getContext('2d');
+        type CanvasText = { font: string; measureText(t: string): { width: number } };
+        canvas.font = style.font;
+        const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+        return input.clientWidth - padding - canvas.measureText(input.placeholder).width;
+      });
+      expect(room, `at ${width}px`).toBeGreaterThanOrEqual(0);
+      await page.context().close();
+    }
+  });
+
   it('has no serious accessibility violations, passing or failing', async () => {
     for (const file of [passing, failing, partlyInvalid]) {
       const { page } = await openReport(file);

@@ -52,6 +52,7 @@ pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { background: var(--code-bg); 
 pre.excerpt mark { background: var(--mark); color: var(--fg); display: inline-block; width: 100%; }
 .ln { display: inline-block; min-width: 3rem; color: var(--faint); user-select: none; }
 .toolbar { display: flex; gap: 0.5rem; align-items: center; margin: 0.3rem 0; flex-wrap: wrap; }
+#search { width: 22em; max-width: 100%; }
 button { font: inherit; padding: 0.1rem 0.6rem; }
 #graph-view { border: 1px solid var(--border); height: 30rem; overflow: hidden; cursor: grab; touch-action: none; background: var(--bg); }
 #graph-view svg { width: 100%; height: 100%; }
