@@ -701,6 +701,32 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('finds a cluster-scoped resource by its name alone, not by the namespace "default" it is kept in', async () => {
+    const data = manyResources(4);
+    const file = path.join(ARTIFACTS, 'cluster-scoped-search.html');
+    await writeFile(
+      file,
+      await renderReportHtml({
+        ...data,
+        resources: data.resources.map((r, i) =>
+          i < 2 ? { ...r, clusterScoped: true as const } : r,
+        ),
+      }),
+    );
+    const { page } = await openReport(file);
+    const found = async (query: string): Promise<string[]> => {
+      await page.locator('#search').fill(query);
+      await expect.poll(() => page.locator('#shown').textContent()).toMatch(/ of 4 resources$/);
+      return page.locator('#resource-rows tr[data-key] td:nth-child(3)').allTextContents();
+    };
+    // The table shows no namespace for them: searching one must not list them.
+    expect(await found('default')).toEqual(['vm-00002', 'vm-00003']);
+    expect(await found('default/vm-0000')).toEqual(['vm-00002', 'vm-00003']);
+    expect(await found('vm-00001')).toEqual(['vm-00001']);
+    expect(await found('VMs.example.org(vm-00000)')).toEqual(['vm-00000']);
+    await page.context().close();
+  });
+
   it("wraps the details' heading of a resource whose type is one long word within the panel", async () => {
     const type = 'PrometheusRules.monitoring.coreos.com';
     const data = JSON.parse(

@@ -23,9 +23,11 @@ export const REPORT_SCRIPT = String.raw`
   var derived = resources.map(function () { return []; });
   resources.forEach(function (r, i) {
     byKey.set(r.key, i);
-    // Also the names the page shows (NAMESPACE/ID in the graph, TYPE(NAMESPACE/ID) in the
-    // lineage and in every cosi output), so that one pasted from them finds its resource.
-    r.haystack = (r.namespace + '/' + r.type + '/' + r.id + ' ' + r.type + '(' + place(r) + ') ' + r.owner).toLowerCase();
+    // The names the page shows (NAMESPACE/ID in the graph, TYPE(NAMESPACE/ID) in the lineage
+    // and in every cosi output), so that one pasted from them finds its resource. A
+    // cluster-scoped one is in no namespace: "default" does not find it.
+    var ns = r.clusterScoped ? '' : r.namespace + '/';
+    r.haystack = (ns + r.type + '/' + r.id + ' ' + r.type + '(' + place(r) + ') ' + r.owner).toLowerCase();
   });
   resources.forEach(function (r, i) {
     r.from.forEach(function (f) { derived[f[0]].push([i, f[1]]); });
