@@ -657,6 +657,38 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await small.page.context().close();
   });
 
+  it('opens a small graph at the size Graphviz draws it, centred, not blown up to fill the box', async () => {
+    const file = path.join(ARTIFACTS, 'minimal.html');
+    const made = await cli(['report', '-f', 'fixtures/minimal', '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#shown').textContent()).toMatch(/ resources?$/);
+    // 14pt labels at 96 px to the inch: about 19 px; fitted to the 30rem box, 40 px and more.
+    const labelHeight = async () =>
+      (await page.locator('#graph-view g.node text').first().boundingBox())?.height ?? 0;
+    expect(await labelHeight()).toBeGreaterThan(12);
+    expect(await labelHeight()).toBeLessThan(24);
+    // Centred: as much room left of the drawing as right of it, and above as below.
+    const margins = async () => {
+      const box = await page.locator('#graph-view').boundingBox();
+      const drawing = await page.locator('#graph-view g.graph').boundingBox();
+      if (!box || !drawing) return [];
+      return [
+        drawing.x - box.x - (box.x + box.width - drawing.x - drawing.width),
+        drawing.y - box.y - (box.y + box.height - drawing.y - drawing.height),
+      ].map((d) => Math.abs(d) < 4);
+    };
+    expect(await margins()).toEqual([true, true]);
+    // Reset comes back to it, not to the blown-up fit.
+    await page.locator('#zoom-in').click();
+    await page.locator('#zoom-reset').click();
+    expect(await labelHeight()).toBeLessThan(24);
+    expect(await margins()).toEqual([true, true]);
+    expect(await page.locator('#graph-part').isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

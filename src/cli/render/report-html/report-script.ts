@@ -246,7 +246,9 @@ export const REPORT_SCRIPT = String.raw`
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     var box = svg.viewBox.baseVal;
-    var home = [box.x, box.y, box.width, box.height];
+    // The whole drawing (printed), and what Reset shows: the same, or a small one at its size.
+    var whole = [box.x, box.y, box.width, box.height];
+    var home = whole;
     var setBox = function (b) { svg.setAttribute('viewBox', b.join(' ')); };
     var zoom = function (factor, cx, cy) {
       var b = svg.getAttribute('viewBox').split(' ').map(Number);
@@ -310,9 +312,15 @@ export const REPORT_SCRIPT = String.raw`
     // A drawing far taller or wider than the box (a few hundred resources side by side), fitted
     // whole, shrinks its labels to a sliver no one reads: it opens at a size that reads (14pt
     // labels at READABLE or more), at its top, centred across; Reset shows it whole.
-    var READABLE = 0.6;
+    // A small one (three nodes), fitted, would be blown up to labels of 40 px: it opens at the
+    // size Graphviz draws it (NATURAL: its points at 96 px to the inch), centred.
+    var READABLE = 0.6, NATURAL = 4 / 3;
     var fit = Math.min(view.clientWidth / box.width, view.clientHeight / box.height);
-    if (fit < READABLE && view.clientWidth > 0) {
+    if (fit > NATURAL && view.clientWidth > 0) {
+      var cw = view.clientWidth / NATURAL, ch = view.clientHeight / NATURAL;
+      home = [box.x - (cw - box.width) / 2, box.y - (ch - box.height) / 2, cw, ch];
+      setBox(home);
+    } else if (fit < READABLE && view.clientWidth > 0) {
       var scale = Math.max(READABLE, Math.min(1, view.clientWidth / box.width));
       var w = view.clientWidth / scale;
       setBox([box.x + Math.min(0, (box.width - w) / 2), box.y, w, view.clientHeight / scale]);
@@ -322,7 +330,7 @@ export const REPORT_SCRIPT = String.raw`
     var onScreen = null;
     onPrint(function () {
       if (onScreen === null) onScreen = svg.getAttribute('viewBox');
-      setBox(home);
+      setBox(whole);
     }, function () {
       if (onScreen !== null) svg.setAttribute('viewBox', onScreen);
       onScreen = null;
