@@ -797,8 +797,8 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
           .createElement('canvas')
           .getContext('2d');
         type CanvasText = { font: string; measureText(t: string): { width: number } };
-        canvas.font = style.font;
-        const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+        canvas.font = style.font ?? '';
+        const padding = parseFloat(style.paddingLeft ?? '') + parseFloat(style.paddingRight ?? '');
         return input.clientWidth - padding - canvas.measureText(input.placeholder).width;
       });
       expect(room, `at ${width}px`).toBeGreaterThanOrEqual(0);
