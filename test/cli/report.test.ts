@@ -253,6 +253,62 @@ data:
     });
   });
 
+  it("keeps a Secret's values out of a finding's source lines too, and shows a ConfigMap's", async () => {
+    const root = await writeProject('secret-finding', {
+      'secret.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: default
+data:
+  level: PLAIN-SETTING
+typo: 1
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: default
+stringData:
+  password: TOPSECRET-PLAIN
+  key: |
+    TOPSECRET-BLOCK
+typo: 1
+---
+apiVersion: v1
+kind: "Secret"
+metadata: {name: inline, namespace: default}
+data: {token: VE9QU0VDUkVULUI2NA==}
+typo: 1
+`,
+    });
+    const r = await cli(['report', '-f', root, '-o', '-']);
+    expect(r.code).toBe(1);
+    const findings = embeddedData(r.stdout).findings;
+    // Three unknown fields, each shown with the lines around it.
+    expect(findings.map((f) => [f.code, f.line])).toEqual([
+      ['schema-violation', 8],
+      ['schema-violation', 19],
+      ['schema-violation', 25],
+    ]);
+    expect(r.stdout).not.toMatch(/TOPSECRET|VE9QU0VDUkVU/);
+    expect(findings[1]?.excerpt?.lines).toEqual([
+      `  key: ${NOT_SHOWN}`,
+      `    ${NOT_SHOWN}`,
+      'typo: 1',
+      '---',
+      'apiVersion: v1',
+    ]);
+    expect(findings[2]?.excerpt?.lines).toEqual([
+      'metadata: {name: inline, namespace: default}',
+      `data: ${NOT_SHOWN}`,
+      'typo: 1',
+      '',
+    ]);
+    // A ConfigMap's data is no secret: shown as written.
+    expect(findings[0]?.excerpt?.lines).toContain('  level: PLAIN-SETTING');
+  });
+
   it('escapes what a finding quotes, in its message and its source lines', async () => {
     const root = await writeProject('markup', MARKUP_FINDING);
     const r = await cli(['report', '-f', root, '-o', '-']);

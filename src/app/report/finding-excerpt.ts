@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { withholdSecretLines } from './secret-excerpt.js';
 
-/** A few lines of a file around a line. */
+/** A few lines of a file around a line (a Secret's values withheld). */
 export interface SourceExcerpt {
   /** The number of the first line shown (1-based). */
   readonly first: number;
@@ -35,9 +36,9 @@ export function createExcerptReader(
     const last = Math.min(lines.length, line + CONTEXT);
     return {
       first,
-      lines: lines
-        .slice(first - 1, last)
-        .map((l) => (l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}…` : l)),
+      lines: withholdSecretLines(lines, first, last).map((l) =>
+        l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}…` : l,
+      ),
     };
   };
 }
