@@ -337,4 +337,36 @@ describe('cosi check --expect with Kubernetes kinds', { timeout: 40_000 }, () =>
     );
     expect(r.code).toBe(1);
   });
+
+  it("masks a Secret's values in the diff, as kubectl diff does: which key changed, not to what", async () => {
+    const secret = (password: string): string => `apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: default
+stringData:
+  password: ${password}
+  user: SAME-SECRET-USER
+`;
+    const project = path.join(dir, 'project');
+    const expected = path.join(dir, 'expected');
+    await mkdir(project);
+    await mkdir(expected);
+    await writeFile(path.join(project, 'secret.yaml'), secret('ACTUAL-SECRET'));
+    await writeFile(path.join(expected, 'secret.yaml'), secret('EXPECTED-SECRET'));
+
+    const r = await cli(['check', '-f', project, '--expect', expected]);
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('error[unexpected-state]: Secrets.core(default/db)');
+    expect(r.stdout).toContain('-  password: "*** (before)"');
+    expect(r.stdout).toContain('+  password: "*** (after)"');
+    expect(r.stdout).toContain('   user: "***"');
+    expect(r.stdout).not.toMatch(/-SECRET/);
+    // Nor in the report's page, its diff or the golden file's lines under the finding.
+    const page = await cli(['report', '-f', project, '--expect', expected, '-o', '-']);
+    expect(page.code).toBe(1);
+    expect(page.stdout).toContain('unexpected-state');
+    expect(page.stdout).not.toMatch(/-SECRET/);
+  });
 });

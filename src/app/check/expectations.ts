@@ -6,6 +6,8 @@ import type { ResourceGroup } from '../resource-query.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
+import { maskChangedValues } from '../masked-values.js';
+import { withheldFieldsOf } from '../shown-spec.js';
 import type { Finding } from '../../loaders/finding.js';
 import { assertReplaceable, removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
@@ -105,6 +107,7 @@ export async function compareExpectations(
   // Without a readable golden tree, one finding says so; a case per resource would bury it.
   if (expected.unreadable) return expected.problems;
   const actual = actualDocuments(groups, options);
+  const withheld = withheldFieldsByKey(groups);
   // The diff library is loaded only by a check that compares with a golden tree.
   const { createTwoFilesPatch } = await import('diff');
   const unifiedDiff = (file: string, want: unknown, got: unknown): string =>
@@ -152,7 +155,11 @@ export async function compareExpectations(
         code: 'unexpected-state',
         severity: 'error',
         message: `${pointerOfKey(key)} differs from the expectation`,
-        diff: unifiedDiff(want.file, want.value, got),
+        // A Secret's values masked, as kubectl diff masks them: which key changed, not to what.
+        diff: unifiedDiff(
+          want.file,
+          ...maskChangedValues(want.value, got, withheld.get(key) ?? []),
+        ),
       });
     }
     cases.push({ check: 'expectations', name: key, findings: [...findings] });
@@ -345,6 +352,19 @@ function goldenFiles(
       ? { file: doc.file, line: doc.line, col: doc.col }
       : { file: path.join(displayDir, `${type}.yaml`), line: 0, col: 0 };
   };
+}
+
+/** The fields whose values a diff masks (a Secret's), by `namespace/type/id` key. */
+function withheldFieldsByKey(groups: readonly ResourceGroup[]): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  for (const group of groups) {
+    const fields = withheldFieldsOf(group.definition);
+    if (fields.length === 0) continue;
+    for (const { metadata } of group.resources) {
+      out.set(`${metadata.namespace}/${metadata.type}/${metadata.id}`, fields);
+    }
+  }
+  return out;
 }
 
 /** A `namespace/type/id` key as cosi names a resource everywhere else: `type(namespace/id)`. */

@@ -1,0 +1,38 @@
+/** What a diff writes in place of a value it keeps back, as `kubectl diff` masks a Secret's. */
+export const MASK = '***';
+
+/**
+ * Two versions of a document with the values of `fields` (maps of values: a Secret's `data`
+ * and `stringData`) masked, as `kubectl diff` masks a Secret's: `***` where both have the same
+ * value, `*** (before)` and `*** (after)` where it changed, so that a diff still says which key
+ * changed without printing either value (into a CI log, a report shared from CI).
+ */
+export function maskChangedValues(
+  before: unknown,
+  after: unknown,
+  fields: readonly string[],
+): [unknown, unknown] {
+  if (fields.length === 0 || !isRecord(before) || !isRecord(after)) return [before, after];
+  const masked: [Record<string, unknown>, Record<string, unknown>] = [{ ...before }, { ...after }];
+  for (const field of fields) {
+    const a = before[field];
+    const b = after[field];
+    if (!isRecord(a) || !isRecord(b)) {
+      // A whole field that is no map of values (or missing on one side): masked whole.
+      if (a !== undefined) masked[0][field] = a === b ? MASK : `${MASK} (before)`;
+      if (b !== undefined) masked[1][field] = a === b ? MASK : `${MASK} (after)`;
+      continue;
+    }
+    const ma: Record<string, unknown> = {};
+    const mb: Record<string, unknown> = {};
+    for (const key of Object.keys(a)) ma[key] = a[key] === b[key] ? MASK : `${MASK} (before)`;
+    for (const key of Object.keys(b)) mb[key] = a[key] === b[key] ? MASK : `${MASK} (after)`;
+    masked[0][field] = ma;
+    masked[1][field] = mb;
+  }
+  return masked;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
