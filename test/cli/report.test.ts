@@ -280,16 +280,26 @@ kind: "Secret"
 metadata: {name: inline, namespace: default}
 data: {token: VE9QU0VDUkVULUI2NA==}
 typo: 1
+---
+apiVersion: v1
+metadata: {name: before, namespace: default}
+kind: ConfigMapp
+---
+stringData: {password: TOPSECRET-AFTER}
+kind: Secret
+apiVersion: v1
+metadata: {name: last, namespace: default}
 `,
     });
     const r = await cli(['report', '-f', root, '-o', '-']);
     expect(r.code).toBe(1);
     const findings = embeddedData(r.stdout).findings;
-    // Three unknown fields, each shown with the lines around it.
+    // Three unknown fields and an unknown kind, each shown with the lines around it.
     expect(findings.map((f) => [f.code, f.line])).toEqual([
       ['schema-violation', 8],
       ['schema-violation', 19],
       ['schema-violation', 25],
+      ['unknown-type', 29],
     ]);
     expect(r.stdout).not.toMatch(/TOPSECRET|VE9QU0VDUkVU/);
     expect(findings[1]?.excerpt?.lines).toEqual([
@@ -303,7 +313,16 @@ typo: 1
       'metadata: {name: inline, namespace: default}',
       `data: ${NOT_SHOWN}`,
       'typo: 1',
-      '',
+      '---',
+      'apiVersion: v1',
+    ]);
+    // The lines after a finding may begin a Secret: withheld too.
+    expect(findings[3]?.excerpt?.lines).toEqual([
+      'apiVersion: v1',
+      'metadata: {name: before, namespace: default}',
+      'kind: ConfigMapp',
+      '---',
+      `stringData: ${NOT_SHOWN}`,
     ]);
     // A ConfigMap's data is no secret: shown as written.
     expect(findings[0]?.excerpt?.lines).toContain('  level: PLAIN-SETTING');

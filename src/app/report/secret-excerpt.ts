@@ -21,25 +21,25 @@ export function withholdSecretLines(
   last: number,
 ): string[] {
   const shown = lines.slice(first - 1, last);
-  let start = first - 1;
-  while (start > 0 && !DOCUMENT_START.test(lines[start] ?? '')) start--;
-  let end = first - 1;
-  while (end < lines.length && !(end > start && DOCUMENT_START.test(lines[end] ?? ''))) end++;
-  const document = lines.slice(start, end);
-  if (!document.some((l) => SECRET_KIND.test(l))) return shown;
+  // Each document the excerpt touches, from its start: the lines around a finding may end the
+  // document before it or begin the one after it, a Secret's too.
+  let n = first - 1;
+  while (n > 0 && !DOCUMENT_START.test(lines[n] ?? '')) n--;
+  let secret = false;
   let inValues = false;
-  for (let n = start; n < last; n++) {
+  for (; n < last; n++) {
     const line = lines[n] ?? '';
+    if (DOCUMENT_START.test(line) || n === 0) secret = isSecretDocument(lines, n);
     const top = VALUES_FIELD.exec(line);
     let replaced = line;
     if (top) {
       inValues = true;
       // `data: {password: x}`: an inline value, withheld whole.
       const rest = top[2]?.trim() ?? '';
-      if (rest !== '' && !rest.startsWith('#')) replaced = `${top[1]}: ${NOT_SHOWN}`;
+      if (secret && rest !== '' && !rest.startsWith('#')) replaced = `${top[1]}: ${NOT_SHOWN}`;
     } else if (/^\S/.test(line)) {
       inValues = false;
-    } else if (inValues && line.trim() !== '' && !line.trim().startsWith('#')) {
+    } else if (secret && inValues && line.trim() !== '' && !line.trim().startsWith('#')) {
       const key = KEY_LINE.exec(line);
       const indent = /^\s*/.exec(line)?.[0] ?? '';
       replaced = key ? `${key[1]} ${NOT_SHOWN}` : `${indent}${NOT_SHOWN}`;
@@ -47,4 +47,14 @@ export function withholdSecretLines(
     if (n >= first - 1) shown[n - (first - 1)] = replaced;
   }
   return shown;
+}
+
+/** Whether the document that starts at line index `start` has a top-level `kind: Secret`. */
+function isSecretDocument(lines: readonly string[], start: number): boolean {
+  for (let n = start; n < lines.length; n++) {
+    const line = lines[n] ?? '';
+    if (n > start && DOCUMENT_START.test(line)) return false;
+    if (SECRET_KIND.test(line)) return true;
+  }
+  return false;
 }
