@@ -685,6 +685,11 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await labelHeight()).toBeLessThan(24);
     expect(await margins()).toEqual([true, true]);
     expect(await page.locator('#graph-part').isVisible()).toBe(false);
+    // Printed, at that size too, not stretched to the page's width.
+    await page.emulateMedia({ media: 'print' });
+    await expect.poll(labelHeight).toBeLessThan(24);
+    expect(await labelHeight()).toBeGreaterThan(12);
+    await page.emulateMedia({ media: 'screen' });
     expect(errors).toEqual([]);
     await page.context().close();
   });

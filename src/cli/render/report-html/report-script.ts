@@ -328,12 +328,15 @@ export const REPORT_SCRIPT = String.raw`
     }
     // Printed, the whole graph, however it was panned and zoomed on screen.
     var onScreen = null;
+    // On paper no wider than Graphviz draws it either: a small graph is not blown up to the page.
     onPrint(function () {
       if (onScreen === null) onScreen = svg.getAttribute('viewBox');
       setBox(whole);
+      svg.style.maxWidth = whole[2] * NATURAL + 'px';
     }, function () {
       if (onScreen !== null) svg.setAttribute('viewBox', onScreen);
       onScreen = null;
+      svg.style.maxWidth = '';
     });
   }
 

@@ -87,7 +87,7 @@ tr.mapping td { color: var(--faint); }
   /* On paper: every row and the whole graph, none of the controls. */
   #graph-tools, .toolbar label, .toolbar input { display: none !important; }
   #graph-view { height: auto; overflow: visible; border: 0; }
-  #graph-view svg { height: auto; max-height: 95vh; }
+  #graph-view svg { height: auto; max-height: 95vh; display: block; margin: 0 auto; }
   .scroll { height: auto; overflow: visible; border: 0; }
   .layout { display: block; }
   table.virtual th { position: static; }
