@@ -8,6 +8,7 @@
 import type { Ajv, ErrorObject, KeywordDefinition } from 'ajv';
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { shorten } from '../shorten.js';
+import { canonicalJson } from '../unique-items.js';
 
 /**
  * The keyword `toAjvSchema` writes beside a `format` under a combinator (`allOf`, `anyOf`,
@@ -26,7 +27,9 @@ function isIntOrString(value: unknown): boolean {
 /**
  * A list item that repeats an earlier one, by value (`set`) or by its key fields (`map`): the
  * problem of an `x-kubernetes-list-type` list, at the repeat (the API server's `Duplicate value`
- * at `spec.steps[2]`); undefined when the items are unique.
+ * at `spec.steps[2]`); undefined when the items are unique. Items are compared as the API server
+ * compares them (`validateListSet`, by their `json.Marshal`, which sorts an object's keys): an
+ * object written again with its keys in another order is the same item.
  */
 export function duplicateItem(
   items: readonly unknown[],
@@ -40,7 +43,7 @@ export function duplicateItem(
         : Object.fromEntries(
             keys.map((k) => [k, (item as Record<string, unknown> | null)?.[k] ?? null]),
           );
-    const key = JSON.stringify(fields === undefined ? item : keys?.map((k) => fields[k]));
+    const key = canonicalJson(fields === undefined ? item : keys?.map((k) => fields[k]));
     if (seen.has(key)) {
       const shown =
         fields === undefined

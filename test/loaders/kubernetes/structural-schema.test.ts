@@ -49,6 +49,31 @@ describe('the x-kubernetes-* keywords in schemas', () => {
     ).toEqual([['/1', 'x-kubernetes-list-type']]);
   });
 
+  it('a set of objects holds an object once, whatever the order of its keys', () => {
+    // The API server compares set items by their `json.Marshal`, which sorts an object's keys.
+    const set = {
+      type: 'array',
+      'x-kubernetes-list-type': 'set',
+      items: {
+        type: 'object',
+        'x-kubernetes-map-type': 'atomic',
+        properties: { a: { type: 'string' }, b: { type: 'integer' } },
+      },
+    };
+    expect(
+      check(set, [
+        { a: 'x', b: 1 },
+        { a: 'x', b: 2 },
+      ]),
+    ).toEqual([]);
+    expect(
+      check(set, [
+        { a: 'x', b: 1 },
+        { b: 1, a: 'x' },
+      ]),
+    ).toEqual([['/1', 'x-kubernetes-list-type']]);
+  });
+
   it('nullable takes null beside the type', () => {
     const schema = {
       type: 'object',
