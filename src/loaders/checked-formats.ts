@@ -5,9 +5,11 @@
  * `hostname` (RFC 1034, letters and symbols of any script), `ipv4`, `ipv6`, `cidr`, `mac`
  * (`net.ParseMAC`), `uuid` and its versions 3, 4 and 5, `isbn`, `isbn10`, `isbn13`, `creditcard`
  * (its number's checksum), `ssn`, `hexcolor`, `rgbcolor`, `bsonobjectid` and `password` (any
- * string). Each answers whether a string is of its format. A format's name is read without its
- * dashes (`datetime` is `date-time`), as the API server's registry reads it. The schema compiler
- * asks here which strings of a value are not of their schema's format (`formatProblems`).
+ * string), and from Kubernetes 1.35 `k8s-short-name` and `k8s-long-name` (see
+ * {@link FIRST_RELEASE}). Each answers whether a string is of its format. A format's name is read
+ * without its dashes (`datetime` is `date-time`), as the API server's registry reads it. The
+ * schema compiler asks here which strings of a value are not of their schema's format
+ * (`formatProblems`).
  */
 
 import { requestUriError } from './go-request-uri.js';
@@ -37,6 +39,9 @@ const RGB_COLOR = new RegExp(
 );
 const SSN = /^\d{3}[- ]?\d{2}[- ]?\d{4}$/;
 const BSON_OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+/** kube-openapi's `k8s-short-name`: a DNS label in lower case, and a dotted run of them. */
+const SHORT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LONG_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** `net.ParseMAC`: 6, 8 or 20 octets as pairs split by `:` or `-`, or as quads split by `.`. */
 const MAC_PAIRS = /^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(?:\1[0-9a-fA-F]{2})*$/;
 const MAC_QUADS = /^[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4})*$/;
@@ -70,11 +75,32 @@ const CHECKS: ReadonlyMap<string, (text: string) => boolean> = new Map([
   ['rgbcolor', (text: string) => RGB_COLOR.test(text)],
   ['bsonobjectid', (text: string) => BSON_OBJECT_ID.test(text)],
   ['password', () => true],
+  ['k8sshortname', (text: string) => text.length <= 63 && SHORT_NAME.test(text)],
+  ['k8slongname', (text: string) => text.length <= 253 && LONG_NAME.test(text)],
 ]);
 
-/** The check of a format known here (by its name as written), or undefined. */
-function formatCheck(format: string): ((text: string) => boolean) | undefined {
-  return CHECKS.get(format.replaceAll('-', ''));
+/**
+ * The formats the API server checks only from a release on, by that release's minor: those
+ * apiextensions-apiserver's `supportedVersionedFormats` adds at 1.34, which a custom resource
+ * is checked with from Kubernetes 1.35 (it is validated at the API server's compatibility
+ * version, the release before its own); an older release drops the format and takes any string.
+ */
+const FIRST_RELEASE: ReadonlyMap<string, number> = new Map([
+  ['k8sshortname', 35],
+  ['k8slongname', 35],
+]);
+
+/**
+ * The check of a format known here (by its name as written) in Kubernetes 1.`minor` (default
+ * the newest), or undefined.
+ */
+function formatCheck(
+  format: string,
+  minor = Number.POSITIVE_INFINITY,
+): ((text: string) => boolean) | undefined {
+  const name = format.replaceAll('-', '');
+  if ((FIRST_RELEASE.get(name) ?? 0) > minor) return undefined;
+  return CHECKS.get(name);
 }
 
 /** `IsHostname`: the pattern, at most 255 characters, each label at most 63. */
@@ -173,8 +199,15 @@ function isKnownFormat(format: string): boolean {
   return format.replaceAll('-', '') === 'datetime' || formatCheck(format) !== undefined;
 }
 
-/** Whether `text` is of `format` (true for formats the API server does not check). */
-export function isValidFormat(text: string, format: string): boolean {
+/**
+ * Whether `text` is of `format` (true for formats the API server does not check) in Kubernetes
+ * 1.`minor` (default the newest).
+ */
+export function isValidFormat(
+  text: string,
+  format: string,
+  minor = Number.POSITIVE_INFINITY,
+): boolean {
   switch (format.replaceAll('-', '')) {
     case 'duration':
       return parseDuration(text) !== undefined;
@@ -185,7 +218,7 @@ export function isValidFormat(text: string, format: string): boolean {
     case 'byte':
       return decodeBase64(text) !== undefined;
     default:
-      return formatCheck(format)?.(text) ?? true;
+      return formatCheck(format, minor)?.(text) ?? true;
   }
 }
 
@@ -211,14 +244,21 @@ export function hasCheckedFormats(schema: unknown): boolean {
   return hasCheckedFormats(node.additionalProperties) || hasCheckedFormats(node.items);
 }
 
-/** The strings of `value` that do not parse as their schema's format, in document order. */
-export function formatProblems(value: unknown, schema: unknown): FormatProblem[] {
+/**
+ * The strings of `value` that do not parse as their schema's format in Kubernetes 1.`minor`
+ * (default the newest), in document order.
+ */
+export function formatProblems(
+  value: unknown,
+  schema: unknown,
+  minor = Number.POSITIVE_INFINITY,
+): FormatProblem[] {
   const problems: FormatProblem[] = [];
   const visit = (item: unknown, node: unknown, path: (string | number)[]): void => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
     const { format, properties, additionalProperties, items } = node as Record<string, unknown>;
     if (typeof item === 'string') {
-      if (isCheckedFormat(format) && !isValidFormat(item, format)) {
+      if (isCheckedFormat(format) && !isValidFormat(item, format, minor)) {
         problems.push({ path, format, value: item });
       }
     } else if (Array.isArray(item)) {

@@ -16,7 +16,10 @@ export type SpecValidator = (
   wording?: ApiServerWording,
 ) => readonly SchemaProblem[];
 
-/** Which API server's words a problem's `apiServerMessage` is in. */
+/**
+ * Which API server a check answers as: the words of a problem's `apiServerMessage`, and the
+ * checks a release added (a custom resource's `k8s-short-name` format from 1.35).
+ */
 export interface ApiServerWording {
   /** The Kubernetes release's minor (`31` for 1.31); default the newest. */
   readonly kubernetesMinor?: number;

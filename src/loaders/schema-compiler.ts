@@ -117,14 +117,15 @@ function createAjv(): PrecompiledMetaAjv {
 /**
  * A `format` under a combinator, checked where ajv meets it (`toAjvSchema` copies it to
  * {@link COMBINATOR_FORMAT}), so that a branch fails on it: a format the API server does not
- * check takes every string.
+ * check takes every string. A compiled schema serves every release, so a format only later
+ * releases check (`k8s-short-name`) takes every string here.
  */
 const COMBINATOR_FORMAT_KEYWORD: KeywordDefinition = {
   keyword: COMBINATOR_FORMAT,
   schemaType: 'string',
   errors: true,
   validate: function combinatorFormat(this: unknown, format: string, data: unknown) {
-    if (typeof data !== 'string' || isValidFormat(data, format)) return true;
+    if (typeof data !== 'string' || isValidFormat(data, format, 0)) return true;
     (combinatorFormat as { errors?: Partial<ErrorObject>[] }).errors = [
       {
         keyword: 'format',
@@ -306,7 +307,7 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
 function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecValidator {
   return (value, wording) => [
     ...validate(value, wording),
-    ...formatProblems(value, schema).map((problem): SchemaProblem => {
+    ...formatProblems(value, schema, wording?.kubernetesMinor).map((problem): SchemaProblem => {
       const apiServerMessage = openApiFormatMessage(
         located(jsonPointer(problem.path), value).path,
         problem.value,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidFormat } from '../../src/loaders/checked-formats.js';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
 import { requestUriError } from '../../src/loaders/go-request-uri.js';
+import type { KubernetesRelease } from '../../src/loaders/kubernetes/kubernetes-release.js';
 
 /**
  * The formats the API server checks in a custom resource (apiextensions'
@@ -99,6 +100,16 @@ const CASES: Record<string, { valid: string[]; invalid: string[] }> = {
     invalid: ['507f1f77bcf86cd79943901', 'zz7f1f77bcf86cd799439011'],
   },
   password: { valid: ['', 'anything at all'], invalid: [] },
+  // kube-openapi's `strfmt/kubernetes-extensions.go`: a DNS label in lower case, at most 63
+  // characters; a dotted run of them, at most 253.
+  'k8s-short-name': {
+    valid: ['a', 'a-1', '0', '1--a--b--2', 'a'.repeat(63)],
+    invalid: ['', 'A', 'a-', '-a', 'a_b', 'a.b', 'a b', 'a'.repeat(64)],
+  },
+  'k8s-long-name': {
+    valid: ['a', 'a.b', 'a-1.b-2', '1.2.3.4.5', 'a'.repeat(253)],
+    invalid: ['', 'A.a', 'a.', '.a', 'a..b', 'a-', 'a.-', 'a:b', 'a'.repeat(254)],
+  },
   // kube-openapi's IsDateTime: an offset is needed, case does not matter, any character may
   // stand before the fraction.
   datetime: {
@@ -204,6 +215,60 @@ spec: { cidr: 10.0.0.0/16, gateway: 10.0.0.1, docs: "https://wiki.example.com/ne
         'Invalid value: "-no-": spec.ports[1] in body must be of type hostname: "-no-"',
       ],
     ]);
+  });
+});
+
+describe('a format Kubernetes 1.35 added', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: routes.example.com }
+spec:
+  group: example.com
+  names: { kind: Route, plural: routes }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                short: { type: string, format: k8s-short-name }
+                long: { type: string, format: k8s-long-name }
+`;
+  const check = (kubernetesVersion: KubernetesRelease) =>
+    loadManifests(
+      [
+        {
+          path: 'r.yaml',
+          text: `${crd}---\napiVersion: example.com/v1\nkind: Route\nmetadata: { name: r }\nspec: { short: "a-", long: "a..b" }\n`,
+        },
+      ],
+      { kubernetesVersion },
+    ).findings.map((f) => [f.pointer, f.message]);
+
+  it('is checked from 1.35, whose API server validates at 1.34, where apiextensions added it', () => {
+    expect(check('1.35')).toEqual([
+      [
+        '/spec/short',
+        'Invalid value: "a-": spec.short in body must be of type k8s-short-name: "a-"',
+      ],
+      [
+        '/spec/long',
+        'Invalid value: "a..b": spec.long in body must be of type k8s-long-name: "a..b"',
+      ],
+    ]);
+    expect(check('1.36')).toHaveLength(2);
+  });
+
+  it('takes any string before, as an older API server drops the format', () => {
+    expect(check('1.34')).toEqual([]);
+    expect(isValidFormat('a-', 'k8s-short-name', 34)).toBe(true);
+    expect(isValidFormat('a-', 'k8s-short-name', 35)).toBe(false);
   });
 });
 
