@@ -226,7 +226,37 @@ export function isValidFormat(
 export interface FormatProblem {
   readonly path: readonly (string | number)[];
   readonly format: string;
-  readonly value: string;
+  readonly value: string | number;
+  /** For a number out of its format's range ({@link numberFitsFormat}), the schema's type. */
+  readonly rangeOf?: 'integer' | 'number';
+}
+
+/** The first release that checks a number against its format ({@link numberFitsFormat}). */
+const NUMBER_FORMATS_FROM = 36;
+const INT32 = 2 ** 31;
+
+/**
+ * The range a node's numeric format bounds its values to: `int32` of an `integer`, `float` of a
+ * `number` (float32), the formats whose values Kubernetes 1.36's kube-openapi checks
+ * (`IsValueValidAgainstRange`; `int64` and `double` hold any value a manifest can write). The
+ * type named alone, as kube-openapi reads it.
+ */
+function rangedType(node: Record<string, unknown>): 'integer' | 'number' | undefined {
+  if (node.type === 'integer' && node.format === 'int32') return 'integer';
+  if (node.type === 'number' && node.format === 'float') return 'number';
+  return undefined;
+}
+
+/**
+ * Whether a number fits its schema node's numeric format in Kubernetes 1.`minor`: from 1.36,
+ * which stopped stripping the formats of numbers (apiextensions-apiserver's
+ * `StripUnsupportedFormatsPostProcessorForVersion`) and whose kube-openapi checks them, an `int32`
+ * within 32 bits and a `float` that float32 holds (`3.5e38` is past it); before, any number.
+ */
+function numberFitsFormat(value: number, type: 'integer' | 'number', minor: number): boolean {
+  if (minor < NUMBER_FORMATS_FROM) return true;
+  if (type === 'integer') return value >= -INT32 && value < INT32;
+  return Number.isFinite(Math.fround(value));
 }
 
 /**
@@ -236,7 +266,7 @@ export interface FormatProblem {
 export function hasCheckedFormats(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
   const node = schema as Record<string, unknown>;
-  if (isCheckedFormat(node.format)) return true;
+  if (isCheckedFormat(node.format) || rangedType(node) !== undefined) return true;
   const properties = node.properties;
   if (typeof properties === 'object' && properties !== null) {
     if (Object.values(properties).some(hasCheckedFormats)) return true;
@@ -246,7 +276,7 @@ export function hasCheckedFormats(schema: unknown): boolean {
 
 /**
  * The strings of `value` that do not parse as their schema's format in Kubernetes 1.`minor`
- * (default the newest), in document order.
+ * (default the newest), and the numbers past their format's range, in document order.
  */
 export function formatProblems(
   value: unknown,
@@ -260,6 +290,11 @@ export function formatProblems(
     if (typeof item === 'string') {
       if (isCheckedFormat(format) && !isValidFormat(item, format, minor)) {
         problems.push({ path, format, value: item });
+      }
+    } else if (typeof item === 'number') {
+      const rangeOf = rangedType(node as Record<string, unknown>);
+      if (rangeOf !== undefined && !numberFitsFormat(item, rangeOf, minor)) {
+        problems.push({ path, format: String(format), value: item, rangeOf });
       }
     } else if (Array.isArray(item)) {
       item.forEach((element: unknown, i) => visit(element, items, [...path, i]));

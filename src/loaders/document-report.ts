@@ -33,6 +33,8 @@ const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
   'x-kubernetes-list-type',
   // A replica count of the scale subresource out of range or of another type (`field.Invalid`).
   'scale-replicas',
+  // A number past its `int32` or `float` format (kube-openapi's plain error: `field.Invalid`).
+  'format-range',
   // The object's metadata (`ValidateObjectMetaAccessor`) and an embedded resource's apiVersion,
   // kind and metadata (`objectmeta.Validate`): `field.Invalid`, checked beside the rules.
   'embedded-resource',

@@ -27,7 +27,13 @@ import {
 } from './kubernetes/openapi-error-message.js';
 import { shorten } from './shorten.js';
 import { UNIQUE_ITEMS_KEYWORD } from './unique-items.js';
-import { formatProblems, hasCheckedFormats, isValidFormat } from './checked-formats.js';
+import {
+  formatProblems,
+  hasCheckedFormats,
+  isValidFormat,
+  type FormatProblem,
+} from './checked-formats.js';
+import { goFieldPath } from './kubernetes/go-field-error.js';
 import {
   hasSharedSubschemas,
   schemaAppliedAt,
@@ -308,6 +314,7 @@ function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecVali
   return (value, wording) => [
     ...validate(value, wording),
     ...formatProblems(value, schema, wording?.kubernetesMinor).map((problem): SchemaProblem => {
+      if (problem.rangeOf !== undefined) return rangeProblem(problem, problem.rangeOf, value);
       const apiServerMessage = openApiFormatMessage(
         located(jsonPointer(problem.path), value).path,
         problem.value,
@@ -322,6 +329,27 @@ function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecVali
       };
     }),
   ];
+}
+
+/**
+ * A number past its format's range, as kube-openapi's range check words it (a plain error, which
+ * the API server reports at no field: `<nil>: Invalid value: ""`), and, being `field.Invalid`,
+ * beside the CEL rules rather than instead of them.
+ */
+function rangeProblem(
+  problem: FormatProblem,
+  type: 'integer' | 'number',
+  value: unknown,
+): SchemaProblem {
+  const at = goFieldPath(located(jsonPointer(problem.path), value).path);
+  const kind = `of type ${type} with format ${problem.format}`;
+  return {
+    path: jsonPointer(problem.path),
+    part: 'value',
+    keyword: 'format-range',
+    message: `must be ${kind}: ${String(problem.value)} is out of its range`,
+    apiServerMessage: `Invalid value: "": Checked value must be ${kind} in ${at}`,
+  };
 }
 
 /** The schema a validator was compiled from, to name the fields an unknown one is not. */

@@ -272,6 +272,79 @@ spec:
   });
 });
 
+describe("a number past its format's range", () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: pools.example.com }
+spec:
+  group: example.com
+  names: { kind: Pool, plural: pools }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - { rule: "self.size < 0", message: size must be negative }
+              properties:
+                size: { type: integer, format: int32 }
+                ratio: { type: number, format: float }
+                total: { type: integer, format: int64 }
+                weight: { type: number, format: double }
+                sizes: { type: array, items: { type: integer, format: int32 } }
+`;
+  const check = (spec: string, kubernetesVersion: KubernetesRelease) =>
+    loadManifests(
+      [
+        {
+          path: 'p.yaml',
+          text: `${crd}---\napiVersion: example.com/v1\nkind: Pool\nmetadata: { name: p }\nspec: ${spec}\n`,
+        },
+      ],
+      { kubernetesVersion },
+    ).findings.map((f) => [f.pointer, f.rule, f.message]);
+
+  it('is refused from 1.36, as its kube-openapi words it, and the CEL rules still run', () => {
+    expect(
+      check(
+        '{ size: 3000000000, ratio: 1e39, total: 3000000000, weight: 1e39, sizes: [1, -2147483649] }',
+        '1.36',
+      ),
+    ).toEqual([
+      ['/spec', 'FieldValueInvalid', 'Invalid value: size must be negative'],
+      [
+        '/spec/size',
+        'format-range',
+        'Invalid value: "": Checked value must be of type integer with format int32 in spec.size',
+      ],
+      [
+        '/spec/ratio',
+        'format-range',
+        'Invalid value: "": Checked value must be of type number with format float in spec.ratio',
+      ],
+      [
+        '/spec/sizes/1',
+        'format-range',
+        'Invalid value: "": Checked value must be of type integer with format int32 in spec.sizes[1]',
+      ],
+    ]);
+  });
+
+  it('takes the bounds themselves, and any number before 1.36, which strips the formats of numbers', () => {
+    const bounds = '{ size: -2147483648, ratio: 3.4e38, sizes: [2147483647] }';
+    expect(check(bounds, '1.36')).toEqual([]);
+    expect(check('{ size: 3000000000, ratio: 1e39 }', '1.35').map(([, rule]) => rule)).toEqual([
+      'FieldValueInvalid',
+    ]);
+  });
+});
+
 describe('a format under a combinator', () => {
   const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
