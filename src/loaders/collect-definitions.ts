@@ -22,7 +22,7 @@ import type { PriorRecorder, PriorState } from './cel/prior-state.js';
 import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
-import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
+import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems, listItemValues } from './kubernetes/kubernetes-list.js';
 import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
@@ -244,6 +244,9 @@ export function collectDefinitions(
     let versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
       celRules: given.celRules,
+      ...(given.builtins === undefined
+        ? {}
+        : { kubernetesMinor: releaseMinor(given.builtins.release) }),
       ...(stored === undefined ? {} : { stored }),
     });
     if (versions.length > 0 && !crdNames.claim(value, report)) versions = [];

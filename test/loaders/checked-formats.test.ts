@@ -345,6 +345,40 @@ spec:
   });
 });
 
+describe("a CRD's default, held to the formats of the run's release", () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: slots.example.com }
+spec:
+  group: example.com
+  names: { kind: Slot, plural: slots }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer, format: int32, default: 3000000000 }
+                zone: { type: string, format: k8s-short-name, default: Zone-A }
+`;
+  const refused = (kubernetesVersion: KubernetesRelease) =>
+    loadManifests([{ path: 'crd.yaml', text: crd }], { kubernetesVersion })
+      .findings.filter((f) => f.code === 'invalid-schema')
+      .map((f) => f.pointer.split('/').at(-2));
+
+  it('is refused only where that release checks the format', () => {
+    expect(refused('1.34')).toEqual([]);
+    expect(refused('1.35')).toEqual(['zone']);
+    expect(refused('1.36')).toEqual(['size', 'zone']);
+  });
+});
+
 describe('a format under a combinator', () => {
   const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

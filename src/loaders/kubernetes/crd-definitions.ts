@@ -173,6 +173,11 @@ export interface CrdReadOptions {
   /** The CEL rules of the run's Kubernetes release, asked only for a schema that has rules. */
   readonly celRules: () => CelRules;
   /**
+   * The run's Kubernetes release (its minor), whose checks a `default` must pass (a format a
+   * release added: `invalid-defaults.ts`); the newest when omitted.
+   */
+  readonly kubernetesMinor?: number;
+  /**
    * The stored CRD of the same name (the previous revision's, `--previous`): this CRD is an
    * update of it. Omitted: a create.
    */
@@ -608,7 +613,7 @@ function checkVersionSchema(
       ...findListTypeProblems(schema),
       // Only a schema that compiles has defaults worth checking against it.
       ...(compiler.compile(schema).problems.length === 0
-        ? findInvalidDefaults(schema, compiler)
+        ? findInvalidDefaults(schema, compiler, options.kubernetesMinor)
         : []),
     ],
   );

@@ -18,18 +18,24 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { embeddedResourceProblems } from './embedded-resources.js';
 import { findUnknownFields } from './unknown-fields.js';
 
-/** The problems of each `default` in a CRD schema, at paths inside the schema. */
+/**
+ * The problems of each `default` in a CRD schema, at paths inside the schema, as the API server
+ * of Kubernetes 1.`kubernetesMinor` (default the newest) finds them: a format a release added
+ * (`k8s-short-name`, an `int32`'s range) is checked from that release on.
+ */
 export function findInvalidDefaults(
   schema: JsonSchema,
   compiler: CompilesSchemas,
+  kubernetesMinor?: number,
 ): SchemaProblem[] {
+  const wording = kubernetesMinor === undefined ? {} : { kubernetesMinor };
   const problems: SchemaProblem[] = [];
   const walk = (node: unknown, path: readonly (string | number)[], root: boolean): void => {
     if (!isPlainObject(node)) return;
     // `null` is the API server's to judge against `nullable`; it never reaches a document.
     if (node.default !== undefined && node.default !== null) {
       const at = jsonPointer([...path, 'default']);
-      for (const problem of compiler.compile(node).validate?.(node.default) ?? []) {
+      for (const problem of compiler.compile(node).validate?.(node.default, wording) ?? []) {
         if (problem.keyword === 'x-kubernetes-list-type') continue;
         problems.push({
           ...problem,
