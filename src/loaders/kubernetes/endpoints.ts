@@ -22,7 +22,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { apiWarning, type Warn } from './api-warnings.js';
 import { endpointIpProblems } from './endpoint-ip.js';
-import { warnOfIp } from './ip-warnings.js';
+import { STRICT_IP_RELEASE, warnOfIp, type Refuse } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { duplicateValue, invalidValue, requiredValue, tooManyValue } from './go-field-error.js';
 import { INVALID_IP_MESSAGE, isSloppyIpAddress, parseSloppyIp } from './ip-address.js';
@@ -53,8 +53,11 @@ export function endpointsProblems(
   if (group === '' && kind === 'Endpoints') {
     endpointSubsetProblems(document.subsets, add);
     if (releaseAtLeast(release, '1.33') && !managedByController(document)) {
-      endpointIpWarnings(document.subsets, (path, message) =>
-        problems.push(apiWarning(path, message)),
+      const refuse: Refuse = (path, message) => add([...path], 'ip-address', message);
+      endpointIpWarnings(
+        document.subsets,
+        (path, message) => problems.push(apiWarning(path, message)),
+        releaseAtLeast(release, STRICT_IP_RELEASE) ? refuse : undefined,
       );
     }
   }
@@ -67,7 +70,7 @@ export function endpointsProblems(
  * `endpointsWarnings`: each address's IP in a form to be refused (`ip-warnings.ts`), from 1.33;
  * not for Endpoints the endpoints controller wrote (its label says so), which it writes clean.
  */
-function endpointIpWarnings(subsets: unknown, warn: Warn): void {
+function endpointIpWarnings(subsets: unknown, warn: Warn, refuse?: Refuse): void {
   if (!Array.isArray(subsets)) return;
   subsets.forEach((subset: unknown, i) => {
     if (!isPlainObject(subset)) return;
@@ -76,7 +79,7 @@ function endpointIpWarnings(subsets: unknown, warn: Warn): void {
       if (!Array.isArray(addresses)) continue;
       addresses.forEach((address: unknown, j) => {
         const ip = isPlainObject(address) ? address.ip : undefined;
-        warnOfIp(ip, ['subsets', i, field, j, 'ip'], warn);
+        warnOfIp(ip, ['subsets', i, field, j, 'ip'], warn, refuse);
       });
     }
   });

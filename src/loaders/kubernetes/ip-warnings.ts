@@ -4,11 +4,58 @@
  * an IPv4 part with a leading zero (`05.06.07.08`, which some parsers read as octal), an
  * IPv4-mapped IPv6 address (`::ffff:1.2.3.4`), an IPv6 address not in RFC 5952's form
  * (`2001:db8:0:0::2`), a CIDR block with bits set past its prefix (`192.12.2.8/24`). Each says
- * what to write instead. Only values that parse are judged: the others are errors already.
+ * what to write instead. Only values that parse are judged: the others are errors already. From
+ * 1.36 the API server refuses all but the IPv6 form: those are errors then ({@link Refuse}).
  */
 
 import type { Path, Warn } from './api-warnings.js';
+import { invalidValue } from './go-field-error.js';
 import { parseSloppyCidr, parseSloppyIp, type IpValue } from './ip-address.js';
+
+/**
+ * Reports an error at a path, in Go's words (`Invalid value: "010.0.0.1": must not have leading
+ * 0s`): given from Kubernetes 1.36, whose API server has `StrictIPCIDRValidation` on by default
+ * (KEP-4858, beta), so that a created object's legacy IP and CIDR fields refuse the forms
+ * earlier releases only warned of (apimachinery `IsValidIPForLegacyField` and
+ * `IsValidCIDRForLegacyField`, strict). Only the RFC 5952 warning of an IPv6 value stays a
+ * warning.
+ */
+export type Refuse = (path: Path, message: string) => void;
+
+/** The release from which {@link Refuse} is given: `StrictIPCIDRValidation` on by default. */
+export const STRICT_IP_RELEASE = '1.36';
+
+/** Go's strict error for an address `value` that parses as the API server's sloppy parser reads it. */
+function strictIpError(value: string): string | undefined {
+  const ip = parseSloppyIp(value);
+  if (ip === undefined) return undefined;
+  if (hasLeadingZero(value)) return 'must not have leading 0s';
+  if (ip.bits === 32 && value.includes(':')) return 'must not be an IPv4-mapped IPv6 address';
+  return undefined;
+}
+
+/** Go's strict error for a CIDR block `value` that parses sloppily (one: the first found). */
+function strictCidrError(value: string): string | undefined {
+  const block = parseSloppyCidr(value);
+  const slash = value.indexOf('/');
+  const address = parseSloppyIp(value.slice(0, slash));
+  if (block === undefined || address === undefined) return undefined;
+  const prefixText = value.slice(slash + 1);
+  if (
+    hasLeadingZero(value.slice(0, slash)) ||
+    (prefixText.length > 1 && prefixText.startsWith('0'))
+  ) {
+    return 'must not have leading 0s in IP or prefix length';
+  }
+  if (address.bits === 32 && value.slice(0, slash).includes(':')) {
+    return 'must not have an IPv4-mapped IPv6 address';
+  }
+  const hostBits = BigInt(block.bits - block.prefix);
+  if ((address.value >> hostBits) << hostBits !== address.value) {
+    return 'must not have bits set beyond the prefix length';
+  }
+  return undefined;
+}
 
 /** The warning for an IP address `value`, if any. */
 export function ipAddressWarning(value: string): string | undefined {
@@ -23,10 +70,30 @@ export function ipAddressWarning(value: string): string | undefined {
   return undefined;
 }
 
-/** Warns at `path` of an IP address `value` in a form to be refused (anything but a string: none). */
-export function warnOfIp(value: unknown, path: Path, warn: Warn): void {
-  const warning = typeof value === 'string' ? ipAddressWarning(value) : undefined;
+/**
+ * Warns at `path` of an IP address `value` in a form to be refused (anything but a string: none),
+ * or refuses it, when `refuse` is given and the strict check does.
+ */
+export function warnOfIp(value: unknown, path: Path, warn: Warn, refuse?: Refuse): void {
+  if (typeof value !== 'string') return;
+  const error = refuse === undefined ? undefined : strictIpError(value);
+  if (error !== undefined) {
+    refuse?.(path, invalidValue(value, error));
+    return;
+  }
+  const warning = ipAddressWarning(value);
   if (warning !== undefined) warn(path, warning);
+}
+
+/** As {@link warnOfIp}, of a CIDR block. */
+export function warnOfCidr(value: unknown, path: Path, warn: Warn, refuse?: Refuse): void {
+  if (typeof value !== 'string') return;
+  const error = refuse === undefined ? undefined : strictCidrError(value);
+  if (error !== undefined) {
+    refuse?.(path, invalidValue(value, error));
+    return;
+  }
+  for (const warning of cidrWarnings(value)) warn(path, warning);
 }
 
 /** The warnings for a CIDR block `value`. */

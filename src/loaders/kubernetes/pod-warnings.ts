@@ -11,6 +11,7 @@
  * list is the list's `duplicate-list-item` warning already, and is not said twice.
  */
 
+import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import {
@@ -23,7 +24,7 @@ import {
   type Warn,
 } from './api-warnings.js';
 import { goFieldPath } from './go-field-error.js';
-import { warnOfIp } from './ip-warnings.js';
+import { STRICT_IP_RELEASE, warnOfIp, type Refuse } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';
 import { CONTAINER_LISTS, podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
@@ -118,7 +119,22 @@ export function podWarningProblems(
   }
   const overhead = spec.overhead;
   if (isPlainObject(overhead)) fractionalByteWarnings(overhead, inSpec('overhead'), warn);
-  if (releaseAtLeast(release, '1.33')) podIpWarnings(spec, inSpec, warn);
+  if (releaseAtLeast(release, '1.33')) {
+    // From 1.36 the API server refuses what it warned of (an error, not a warning: `ip-warnings.ts`).
+    const refuse: Refuse = (path, message) =>
+      problems.push({
+        path: jsonPointer([...path]),
+        part: 'value',
+        keyword: 'ip-address',
+        message,
+      });
+    podIpWarnings(
+      spec,
+      inSpec,
+      warn,
+      releaseAtLeast(release, STRICT_IP_RELEASE) ? refuse : undefined,
+    );
+  }
   const podSecurity = isPlainObject(spec.securityContext) ? spec.securityContext : {};
   if (!isSet(podSecurity.seccompProfile) && Object.hasOwn(annotations, SECCOMP_POD)) {
     warn(
@@ -577,17 +593,18 @@ function podIpWarnings(
   spec: Record<string, unknown>,
   inSpec: (...path: Path) => Path,
   warn: Warn,
+  refuse?: Refuse,
 ): void {
   const nameservers = isPlainObject(spec.dnsConfig) ? spec.dnsConfig.nameservers : undefined;
   if (Array.isArray(nameservers)) {
     nameservers.forEach((ip: unknown, i) =>
-      warnOfIp(ip, inSpec('dnsConfig', 'nameservers', i), warn),
+      warnOfIp(ip, inSpec('dnsConfig', 'nameservers', i), warn, refuse),
     );
   }
   if (Array.isArray(spec.hostAliases)) {
     spec.hostAliases.forEach((alias: unknown, i) => {
       const ip = isPlainObject(alias) ? alias.ip : undefined;
-      warnOfIp(ip, inSpec('hostAliases', i, 'ip'), warn);
+      warnOfIp(ip, inSpec('hostAliases', i, 'ip'), warn, refuse);
     });
   }
 }

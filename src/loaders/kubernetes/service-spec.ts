@@ -33,7 +33,7 @@ import {
   parseSloppyCidr,
   parseSloppyIp,
 } from './ip-address.js';
-import { cidrWarnings, warnOfIp } from './ip-warnings.js';
+import { STRICT_IP_RELEASE, warnOfCidr, warnOfIp, type Refuse } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { dns1123SubdomainProblems, qualifiedNameProblems, type Add } from './label-syntax.js';
 
@@ -135,7 +135,11 @@ export function serviceSpecProblems(
   loadBalancerFieldProblems(spec, type, add);
   const warn: Warn = (path, message) => problems.push(apiWarning(path, message));
   serviceWarnings(document, type, warn);
-  if (releaseAtLeast(release, '1.33')) serviceIpWarnings(spec, warn);
+  const refuse: Refuse = (path, message) =>
+    problems.push({ path: jsonPointer([...path]), part: 'value', keyword: 'ip-address', message });
+  if (releaseAtLeast(release, '1.33')) {
+    serviceIpWarnings(spec, warn, releaseAtLeast(release, STRICT_IP_RELEASE) ? refuse : undefined);
+  }
   return problems;
 }
 
@@ -364,20 +368,22 @@ function externalIpProblems(externalIPs: unknown, add: Add): void {
  * the cluster IPs when set (not headless), external IPs, the load balancer IP and source ranges.
  * (Before 1.33 the API server words these warnings otherwise: they are not given.)
  */
-function serviceIpWarnings(spec: Record<string, unknown>, warn: Warn): void {
+function serviceIpWarnings(spec: Record<string, unknown>, warn: Warn, refuse?: Refuse): void {
   if (spec.clusterIP !== 'None') {
-    for (const { ip, at } of clusterIps(spec)) warnOfIp(ip, ['spec', ...at], warn);
+    for (const { ip, at } of clusterIps(spec)) warnOfIp(ip, ['spec', ...at], warn, refuse);
   }
   if (Array.isArray(spec.externalIPs)) {
-    spec.externalIPs.forEach((ip: unknown, i) => warnOfIp(ip, ['spec', 'externalIPs', i], warn));
+    spec.externalIPs.forEach((ip: unknown, i) =>
+      warnOfIp(ip, ['spec', 'externalIPs', i], warn, refuse),
+    );
   }
-  if (spec.loadBalancerIP !== '') warnOfIp(spec.loadBalancerIP, ['spec', 'loadBalancerIP'], warn);
+  if (spec.loadBalancerIP !== '') {
+    warnOfIp(spec.loadBalancerIP, ['spec', 'loadBalancerIP'], warn, refuse);
+  }
   if (Array.isArray(spec.loadBalancerSourceRanges)) {
-    spec.loadBalancerSourceRanges.forEach((range: unknown, i) => {
-      if (typeof range !== 'string') return;
-      for (const warning of cidrWarnings(range))
-        warn(['spec', 'loadBalancerSourceRanges', i], warning);
-    });
+    spec.loadBalancerSourceRanges.forEach((range: unknown, i) =>
+      warnOfCidr(range, ['spec', 'loadBalancerSourceRanges', i], warn, refuse),
+    );
   }
 }
 

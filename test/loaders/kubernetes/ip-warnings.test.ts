@@ -127,7 +127,7 @@ subsets: [{ addresses: [{ ip: 10.0.0.05 }], ports: [{ port: 5432 }] }]
 `;
 
   it("warns of a pod template's nameservers and host aliases (upstream's dubious IP address formats)", () => {
-    expect(warnings(deployment)).toEqual([
+    expect(warnings(deployment, '1.35')).toEqual([
       [
         '/spec/template/spec/dnsConfig/nameservers/1',
         'non-standard IP address "05.06.07.08" will be considered invalid in a future Kubernetes release: use "5.6.7.8"',
@@ -140,7 +140,7 @@ subsets: [{ addresses: [{ ip: 10.0.0.05 }], ports: [{ port: 5432 }] }]
   });
 
   it("warns of a Service's cluster, external and source addresses, and of Endpoints no controller wrote", () => {
-    expect(warnings(`${service}---\n${endpoints('{}')}`)).toEqual([
+    expect(warnings(`${service}---\n${endpoints('{}')}`, '1.35')).toEqual([
       [
         '/spec/clusterIP',
         'non-standard IP address "10.096.0.10" will be considered invalid in a future Kubernetes release: use "10.96.0.10"',
@@ -159,8 +159,48 @@ subsets: [{ addresses: [{ ip: 10.0.0.05 }], ports: [{ port: 5432 }] }]
       ],
     ]);
     expect(
-      warnings(endpoints('{ endpoints.kubernetes.io/managed-by: endpoint-controller }')),
+      warnings(endpoints('{ endpoints.kubernetes.io/managed-by: endpoint-controller }'), '1.35'),
     ).toEqual([]);
+  });
+
+  it('are errors from 1.36, whose API server refuses them (StrictIPCIDRValidation on by default)', () => {
+    const found = (text: string) =>
+      loadManifests([{ path: 'ip.yaml', text }], { kubernetesVersion: '1.36' }).findings.map(
+        (f) => [f.code, f.pointer, f.message],
+      );
+    expect(found(`${deployment}---\n${service}---\n${endpoints('{}')}`)).toEqual([
+      [
+        'schema-violation',
+        '/spec/template/spec/dnsConfig/nameservers/1',
+        'Invalid value: "05.06.07.08": must not have leading 0s',
+      ],
+      [
+        'schema-violation',
+        '/spec/template/spec/hostAliases/0/ip',
+        'Invalid value: "::ffff:1.2.3.4": must not be an IPv4-mapped IPv6 address',
+      ],
+      [
+        'schema-violation',
+        '/spec/clusterIP',
+        'Invalid value: "10.096.0.10": must not have leading 0s',
+      ],
+      // An IPv6 address's form is still only a warning.
+      [
+        'api-warning',
+        '/spec/externalIPs/0',
+        'IPv6 address "2001:db8:0:0::2" should be in RFC 5952 canonical format ("2001:db8::2")',
+      ],
+      [
+        'schema-violation',
+        '/spec/loadBalancerSourceRanges/0',
+        'Invalid value: "192.12.2.8/24": must not have bits set beyond the prefix length',
+      ],
+      [
+        'schema-violation',
+        '/subsets/0/addresses/0/ip',
+        'Invalid value: "10.0.0.05": must not have leading 0s',
+      ],
+    ]);
   });
 
   it('gives none before 1.33, whose API server words them otherwise', () => {
