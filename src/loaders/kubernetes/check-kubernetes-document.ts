@@ -256,7 +256,7 @@ export function checkKubernetesDocument(
           ...templateDeadlineProblems(document, group, kind.kind),
           ...batchJobProblems(document, group, kind.kind, release),
           ...ingressProblems(document, group, kind.kind),
-          ...networkPolicyProblems(document, group, kind.kind),
+          ...networkPolicyProblems(document, group, kind.kind, release),
         ]
       : []),
   ];

@@ -85,6 +85,22 @@ export function warnOfIp(value: unknown, path: Path, warn: Warn, refuse?: Refuse
   if (warning !== undefined) warn(path, warning);
 }
 
+/**
+ * A warning in the words of 1.36's API server, which says a non-standard value `is invalid` where
+ * earlier ones said it `will be considered invalid in a future Kubernetes release` (apimachinery
+ * `GetWarningsForIP` / `GetWarningsForCIDR`): for a field it still only warns of.
+ */
+export function strictWarning(warn: Warn): Warn {
+  return (path, message) =>
+    warn(
+      path,
+      message.replace(
+        ' will be considered invalid in a future Kubernetes release:',
+        ' is invalid:',
+      ),
+    );
+}
+
 /** As {@link warnOfIp}, of a CIDR block. */
 export function warnOfCidr(value: unknown, path: Path, warn: Warn, refuse?: Refuse): void {
   if (typeof value !== 'string') return;

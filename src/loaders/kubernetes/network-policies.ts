@@ -5,7 +5,10 @@
  * `ipBlock`, and an `ipBlock` alone (`ValidateNetworkPolicyPeer`); an `ipBlock`'s `cidr` is a
  * CIDR and each `except` a strict subset of it (`ValidateIPBlock`); a port is a port number or
  * name and an `endPort` follows a numeric `port` it is not below (`ValidateNetworkPolicyPort`);
- * `policyTypes` lists two at most. Each problem at its field, in the API server's words.
+ * `policyTypes` lists two at most. Each problem at its field, in the API server's words. From
+ * 1.33 an `ipBlock`'s blocks in a non-standard form are warned of, as the API server's
+ * `networkPolicyWarnings` does, and from 1.36 its `cidr` in such a form is refused
+ * (`ip-warnings.ts`).
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -20,6 +23,9 @@ import {
 } from './go-field-error.js';
 import { cidrContains, parseSloppyCidr } from './ip-address.js';
 import { labelSelectorProblems } from './label-syntax.js';
+import { apiWarning, type Warn } from './api-warnings.js';
+import { STRICT_IP_RELEASE, strictWarning, warnOfCidr, type Refuse } from './ip-warnings.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 
 type Path = readonly (string | number)[];
 type Add = (path: Path, keyword: string, message: string) => void;
@@ -35,6 +41,7 @@ export function networkPolicyProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   if (group !== 'networking.k8s.io' || kind !== 'NetworkPolicy') return [];
   const spec = document.spec;
@@ -71,7 +78,40 @@ export function networkPolicyProblems(
       invalidStructValue(policyTypes, 'may not specify more than two policyTypes'),
     );
   }
+  if (releaseAtLeast(release, '1.33')) {
+    const warn: Warn = (path, message) => problems.push(apiWarning(path, message));
+    const refuse: Refuse = (path, message) => add(path, 'ip-address', message);
+    ipBlockWarnings(spec, warn, releaseAtLeast(release, STRICT_IP_RELEASE) ? refuse : undefined);
+  }
   return problems;
+}
+
+/**
+ * `networkPolicyWarnings`: each `ipBlock`'s `cidr` and `except` blocks in a form to be refused;
+ * with `refuse` (from 1.36) its `cidr` is refused instead, as the strict `ValidateIPBlock` does.
+ */
+function ipBlockWarnings(spec: Record<string, unknown>, warn: Warn, refuse?: Refuse): void {
+  for (const [list, peers] of RULES) {
+    const rules = spec[list];
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule: unknown, i) => {
+      const peerList = isPlainObject(rule) ? rule[peers] : undefined;
+      if (!Array.isArray(peerList)) return;
+      peerList.forEach((peer: unknown, j) => {
+        const ipBlock = isPlainObject(peer) ? peer.ipBlock : undefined;
+        if (!isPlainObject(ipBlock)) return;
+        const at = ['spec', list, i, peers, j, 'ipBlock'];
+        warnOfCidr(ipBlock.cidr, [...at, 'cidr'], warn, refuse);
+        // An exception is only warned of (in 1.36's words from 1.36).
+        const warnExcept = refuse === undefined ? warn : strictWarning(warn);
+        if (Array.isArray(ipBlock.except)) {
+          ipBlock.except.forEach((except: unknown, k) =>
+            warnOfCidr(except, [...at, 'except', k], warnExcept),
+          );
+        }
+      });
+    });
+  }
 }
 
 function selectorProblems(selector: unknown, at: Path, add: Add): void {

@@ -203,6 +203,43 @@ subsets: [{ addresses: [{ ip: 10.0.0.05 }], ports: [{ port: 5432 }] }]
     ]);
   });
 
+  it("warns of a NetworkPolicy's ipBlock from 1.33, and refuses its cidr from 1.36", () => {
+    const policy = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: { name: db, namespace: default }
+spec:
+  podSelector: {}
+  ingress: [{ from: [{ ipBlock: { cidr: 10.0.0.5/8, except: [10.1.0.0/016] } }] }]
+`;
+    const found = (version: KubernetesRelease) =>
+      loadManifests([{ path: 'np.yaml', text: policy }], {
+        kubernetesVersion: version,
+      }).findings.map((f) => [f.code, f.pointer, f.message]);
+    const except = (words: string) => [
+      'api-warning',
+      '/spec/ingress/0/from/0/ipBlock/except/0',
+      `non-standard CIDR value "10.1.0.0/016" ${words}: use "10.1.0.0/16"`,
+    ];
+    expect(found('1.35')).toEqual([
+      [
+        'api-warning',
+        '/spec/ingress/0/from/0/ipBlock/cidr',
+        'CIDR value "10.0.0.5/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.5/32"?)',
+      ],
+      except('will be considered invalid in a future Kubernetes release'),
+    ]);
+    expect(found('1.36')).toEqual([
+      [
+        'schema-violation',
+        '/spec/ingress/0/from/0/ipBlock/cidr',
+        'Invalid value: "10.0.0.5/8": must not have bits set beyond the prefix length',
+      ],
+      // An exception is only warned of, in 1.36's words.
+      except('is invalid'),
+    ]);
+    expect(found('1.32')).toEqual([]);
+  });
+
   it('gives none before 1.33, whose API server words them otherwise', () => {
     expect(warnings(`${deployment}---\n${service}---\n${endpoints('{}')}`, '1.32')).toEqual([]);
   });
