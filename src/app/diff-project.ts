@@ -16,6 +16,8 @@ import {
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import { pointerKey } from '../engine/resource/pointer.js';
+import { maskChangedValues } from './masked-values.js';
+import { withheldFieldsOf } from './shown-spec.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
@@ -94,12 +96,34 @@ export async function diffProject(
   ].sort(compareChanges);
   return {
     changes: changes.map((change): ResourceChange => {
-      const kubernetes = read.registry.get(change.type)?.kubernetes;
-      if (kubernetes === undefined) return change;
+      const definition = read.registry.get(change.type);
+      const masked = maskedChange(change, withheldFieldsOf(definition));
+      const kubernetes = definition?.kubernetes;
+      if (kubernetes === undefined) return masked;
       const { apiVersion, kind, namespaced } = kubernetes;
-      return { ...change, kubernetes: { apiVersion, kind, namespaced } };
+      return { ...masked, kubernetes: { apiVersion, kind, namespaced } };
     }),
     findings: read.findings,
     emptyState: resources.length === 0 && definitions.length === 0,
+  };
+}
+
+/**
+ * A change with the values of `fields` (a Secret's `data` and `stringData`) masked, as `kubectl
+ * diff` masks a Secret's: `***` where live and desired agree or only one has it, `*** (before)` and
+ * `*** (after)` where the value changed. The change itself was found on the values.
+ */
+function maskedChange(change: ResourceChange, fields: readonly string[]): ResourceChange {
+  if (fields.length === 0) return change;
+  const { live, desired } = change;
+  const [before, after] = maskChangedValues(
+    live?.spec ?? desired?.spec,
+    desired?.spec ?? live?.spec,
+    fields,
+  );
+  return {
+    ...change,
+    ...(live === undefined ? {} : { live: { ...live, spec: before } }),
+    ...(desired === undefined ? {} : { desired: { ...desired, spec: after } }),
   };
 }

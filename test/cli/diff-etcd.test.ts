@@ -326,6 +326,40 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(role).not.toContain('namespace');
   }, 120_000);
 
+  it("masks a Secret's values as kubectl diff does: which key changed, never its value, in text and JSON", async () => {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const secret = (name: string, password: string): string =>
+      [
+        'apiVersion: v1',
+        'kind: Secret',
+        `metadata: { name: ${name} }`,
+        `stringData: { user: admin-user, password: ${password} }`,
+        '',
+      ].join('\n');
+    await writeFile(path.join(dir, 'secret.yaml'), secret('db', 'hunter2-old'));
+    run = spawnCosi(['run', '-f', dir, '--state', stateUrl()]);
+    await run.waitForLine(/converged in/);
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    await writeFile(
+      path.join(dir, 'secret.yaml'),
+      `${secret('db', 'hunter2-new')}---\n${secret('api', 'token-created')}`,
+    );
+    const text = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('-  password: "*** (before)"');
+    expect(text.stdout).toContain('+  password: "*** (after)"');
+    expect(text.stdout).toContain('  user: "***"');
+    const json = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(json.code).toBe(1);
+    for (const out of [text.stdout, json.stdout]) {
+      for (const value of ['hunter2-old', 'hunter2-new', 'token-created', 'admin-user']) {
+        expect(out).not.toContain(value);
+      }
+    }
+  }, 120_000);
+
   it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {
     await applyWithRun();
     const types = path.join(dir, 'types.ts');
