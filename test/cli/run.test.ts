@@ -369,6 +369,44 @@ export default defineConfig({
     expect(h.stderr()).toContain('shutting down (SIGINT)');
   }, 60_000);
 
+  it('with --watch a save of the config while it restarts starts it again: the last save runs', async () => {
+    const h = harness(dir);
+    const running = runRuntime(h.io, [dir], flags({ watch: true }), h.watchFiles);
+    await waitFor(() => h.stderr().includes('leading: running 3 controllers'), 20_000);
+    const config = path.join(dir, 'cosi.config.ts');
+    const original = await readFile(config, 'utf8');
+    const twoControllers = original.replace(', createPlacementController()]', ']');
+    // The last save: one controller (the host status setup taken out too).
+    const last = twoControllers.replace('setup: setupHostStatusController,', '');
+    // The first save, whose load stands for an editor saving again just after the restart read
+    // it: the file is the last save, and the watcher says so, while the restart goes on. It no
+    // longer imports placement.ts, so the files watched change with the restart too.
+    const hook = 'cosiRunTestSavedAgain';
+    const saved = globalThis as { cosiRunTestSavedAgain?: () => void };
+    saved.cosiRunTestSavedAgain = () => h.fileChanged({ kind: 'change', path: config });
+    try {
+      await writeFile(
+        config,
+        `${twoControllers}\nimport { writeFileSync } from 'node:fs';\n` +
+          `writeFileSync(${JSON.stringify(config)}, ${JSON.stringify(last)});\n` +
+          `(globalThis as Record<string, (() => void) | undefined>).${hook}?.();\n`,
+      );
+      h.fileChanged({ kind: 'change', path: config });
+      await waitFor(() => h.stderr().includes('leading: running 2 controllers'), 20_000);
+      // The save during the restart is loaded by one more: the controllers run the file as it is.
+      await waitFor(
+        () => h.stderr().includes('leading: running 1 controller\n'),
+        20_000,
+        () => h.stderr(),
+      );
+    } finally {
+      delete saved.cosiRunTestSavedAgain;
+    }
+    expect(h.stderr().split('code=restarting').length).toBe(3);
+    h.sigint();
+    expect(await running).toEqual({ exitCode: 0 });
+  }, 60_000);
+
   it('exits 1 with the findings, starting nothing, when the manifests have errors', async () => {
     await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');
     const h = harness(dir);

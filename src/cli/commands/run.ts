@@ -45,10 +45,11 @@ import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/r
 import {
   reapplyOnChange,
   type ReapplyReport,
+  type ReapplyWatcher,
   type RestartCause,
 } from '../run/reapply-on-change.js';
 import { errorCode } from '../run/run-worker-messages.js';
-import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
+import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 
 export interface RunFlags {
   file?: string[];
@@ -247,7 +248,7 @@ async function serveUntilEnded(
   let appliedSince = 0;
   let served: ServedRuntime | undefined;
   let started = false;
-  let watcher: FileWatcher | undefined;
+  let watcher: ReapplyWatcher | undefined;
   const servers: OpsServer[] = [];
   /**
    * Stops the runtime that runs and closes its election, releasing it unless leadership was
@@ -499,11 +500,10 @@ async function serveUntilEnded(
           sayStarted(restarted.begun, again.announce);
           const now = watchedOf(restarted.begun);
           if (now.join('\n') !== watched.join('\n')) {
-            // The config imports other modules now: those are watched instead. The watcher
-            // being replaced is in this restart: its close waits for it, so it is not awaited.
+            // The config imports other modules now: those are watched instead, by the same
+            // watcher (what changed during this restart starts it again).
             watched = now;
-            void watcher?.close();
-            watcher = reapplyOnChange(io.cwd, watched, watchFiles, servedNow, report);
+            watcher?.watch(watched);
           }
           return true;
         },

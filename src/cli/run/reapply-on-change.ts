@@ -52,7 +52,7 @@ export function reapplyOnChange(
   watchFiles: WatchFiles,
   served: Pick<ServedRuntime, 'reapply'>,
   report: ReapplyReport,
-): FileWatcher {
+): ReapplyWatcher {
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
   let closed = false;
@@ -82,10 +82,20 @@ export function reapplyOnChange(
         else report.applied(result.applied, result.skipped);
       }
       if (scripts.size > 0 || definitions) {
+        // Taken before the restart loads them: a save during it (after the load read the file)
+        // is a change again, and starts the runtime once more; one that could not start keeps
+        // them for the next change.
         const cause = { scripts: [...scripts].sort(), definitions };
-        if (await report.restart(cause)) {
-          for (const file of cause.scripts) scripts.delete(file);
-          definitions = false;
+        scripts.clear();
+        definitions = false;
+        let restarted = false;
+        try {
+          restarted = await report.restart(cause);
+        } finally {
+          if (!restarted) {
+            for (const file of cause.scripts) scripts.add(file);
+            definitions ||= cause.definitions;
+          }
         }
       }
       retryDelay = RETRY_FIRST_MS;
@@ -97,19 +107,39 @@ export function reapplyOnChange(
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     }
   };
-  const watcher = watchFiles(
-    files.map((f) => path.resolve(cwd, f)),
-    (event) => {
-      if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
-      schedule(100);
-    },
-  );
+  const watchAll = (paths: readonly string[]): FileWatcher =>
+    watchFiles(
+      paths.map((f) => path.resolve(cwd, f)),
+      (event) => {
+        if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
+        schedule(100);
+      },
+    );
+  let watcher = watchAll(files);
+  /** The replaced watchers' closes, waited for by `close`. */
+  const replaced: Promise<void>[] = [];
   return {
+    watch: (paths) => {
+      if (closed) return;
+      // The old watcher closes once the new one watches: a save meanwhile is heard by one.
+      const old = watcher;
+      watcher = watchAll(paths);
+      replaced.push((watcher.ready ?? Promise.resolve()).then(() => old.close()));
+    },
     close: async () => {
       closed = true;
       clearTimeout(timer);
-      await watcher.close();
+      await Promise.all([watcher.close(), ...replaced]);
       await chain;
     },
   };
+}
+
+/** The watcher of `reapplyOnChange`, whose files can change as it runs. */
+export interface ReapplyWatcher extends FileWatcher {
+  /**
+   * Watches `files` instead (the config imports other modules after a restart), keeping what
+   * changed meanwhile: a save during the restart still starts the runtime again.
+   */
+  watch(files: readonly string[]): void;
 }
