@@ -190,7 +190,9 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     const storedText = await etcd.get(fingerprintKey).string();
     if (storedText !== null) {
       const stored = JSON.parse(storedText) as ProjectFingerprint;
-      if (stored.digest !== own.digest) {
+      // One this process wrote before a restart that could not remove it (etcd unreachable)
+      // is its own: replaced by the config it runs now.
+      if (stored.digest !== own.digest && stored.identity !== own.identity) {
         throw new FingerprintMismatchError(
           `the state is served with another config (${describeFingerprintDifference(stored, own)}; written by ${stored.identity}): this process will not lead. Run every process on it with one config; if no process of the other runs any more, remove it: etcdctl del ${fingerprintKey}`,
         );

@@ -545,6 +545,66 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     }
   }, 150_000);
 
+  it('--watch: a restart while etcd is unreachable is tried again, and leads with the new config once etcd answers', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    let stderr = '';
+    let stop = (): void => undefined;
+    let fileChanged = (_: FileEvent): void => undefined;
+    const io: CliIo = {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: dir,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        stop = handler;
+        return () => undefined;
+      },
+    };
+    const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+    const running = runRuntime(
+      io,
+      [dir],
+      { state: url, leaseTtl: '2s', requestTimeout: '1s', connectTimeout: '1s', watch: true },
+      (_paths, onEvent) => {
+        fileChanged = onEvent;
+        return { close: () => Promise.resolve() };
+      },
+    );
+    try {
+      await waitFor(
+        () => stderr.includes('elected leader: running 3 controllers'),
+        30_000,
+        () => stderr,
+      );
+      proxy.cut();
+      const config = path.join(dir, 'cosi.config.ts');
+      await writeFile(
+        config,
+        (await readFile(config, 'utf8')).replace(', createPlacementController()]', ']'),
+      );
+      fileChanged({ kind: 'change', path: config });
+      // Not a config that cannot be loaded, waiting for the next edit: etcd, tried again.
+      await waitFor(
+        () => /WARN {2}apply failed: .*etcd.*\(retrying in \d+(\.\d+)?m?s\)/.test(stderr),
+        60_000,
+        () => stderr,
+      );
+      proxy.restore();
+      // Its own fingerprint, which the cut stop could not remove, does not refuse the new config.
+      await waitFor(
+        () => stderr.includes('elected leader: running 2 controllers'),
+        60_000,
+        () => stderr,
+      );
+      expect(stderr).not.toMatch(/restart-failed|could not lead|shutting down/);
+    } finally {
+      stop();
+      await running;
+      await proxy.close();
+    }
+  }, 150_000);
+
   it('a leader cut off from etcd for a moment keeps its leadership, writes again at once, and its log names etcd', async () => {
     // The default lease (5 s, renewed within 3.33 s) and a project that writes every 200 ms.
     const proxy = await startTcpProxy(etcd.endpoint);

@@ -486,6 +486,11 @@ async function serveUntilEnded(
             restarted = await again.outcome;
           } catch (error) {
             if (!(error instanceof ServeRefusal)) throw error;
+            if (error.code === 'etcd-unreachable') {
+              // etcd may come back, and no change of the files would say so: tried again.
+              health.down(`${error.message}: trying again`);
+              throw new Error(error.message);
+            }
             // The config cannot be loaded (a syntax error mid-edit): the next change tries again.
             log.error(error.message, { code: error.code });
             return notRestarted('the config cannot be loaded');
