@@ -15,6 +15,8 @@ export class RunHealth {
   #phase: ServePhase = 'starting';
   #convergedOnce = false;
   #leaderKnown = false;
+  /** Whether the `starting` phase is a restart's (`cosi run --watch`), not the first start. */
+  #restart = false;
   /** Why nothing runs, in the `down` phase. */
   #downReason = '';
 
@@ -53,6 +55,7 @@ export class RunHealth {
   restarting(): void {
     if (this.#phase === 'stopping') return;
     this.#phase = 'starting';
+    this.#restart = true;
     this.#convergedOnce = false;
     this.#leaderKnown = false;
   }
@@ -78,7 +81,12 @@ export class RunHealth {
   } {
     switch (this.#phase) {
       case 'starting':
-        return { ready: false, reason: 'starting: applying the manifests' };
+        return this.#restart
+          ? {
+              ready: false,
+              reason: 'restarting: loading the changed files and applying the manifests',
+            }
+          : { ready: false, reason: 'starting: applying the manifests' };
       case 'following':
         return this.#leaderKnown
           ? { ready: true, reason: 'following: ready to lead' }

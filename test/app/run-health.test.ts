@@ -57,9 +57,10 @@ describe("cosi run's health", () => {
     health.leading();
     health.converged();
     health.restarting();
+    // Said as a restart, not as the first start (review runsvc 3).
     expect(health.readyz()).toMatchObject({
       status: 503,
-      body: 'not ready: starting: applying the manifests\n',
+      body: 'not ready: restarting: loading the changed files and applying the manifests\n',
     });
     health.following();
     health.leading();
