@@ -49,9 +49,14 @@ const MAC_OCTETS = new Set([6, 8, 20]);
 /** RFC 5322's `atext`, and any character beyond ASCII, as `net/mail` reads an atom. */
 const ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+$/u;
 const QUOTED_STRING = /^"(?:[^"\\\r\n]|\\.)*"$/;
-/** A display name: words that are atoms (dots allowed, as Go allows them) or quoted strings. */
-const PHRASE =
-  /^(?:\s*(?:"(?:[^"\\\r\n]|\\.)*"|[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.\u0080-\u{10FFFF}]+))*\s*$/u;
+/**
+ * A display name: words that are atoms (dots allowed, as Go allows them) or quoted strings, and
+ * the spaces between them. Each character is taken by exactly one branch (white space and atom
+ * characters share one class: `\s` holds characters beyond ASCII too), so a name that does not
+ * match fails in linear time: nested repetitions (`(\s*[atom]+)*`) backtrack exponentially over a
+ * long run of letters before a character that fits none.
+ */
+const PHRASE = /^(?:[\sA-Za-z0-9!#$%&'*+\-/=?^_`{|}~.\u0080-\u{10FFFF}]|"(?:[^"\\\r\n]|\\.)*")*$/u;
 
 /** The checks by format name, dashes removed as kube-openapi's registry removes them. */
 const CHECKS: ReadonlyMap<string, (text: string) => boolean> = new Map([

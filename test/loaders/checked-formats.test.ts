@@ -146,6 +146,17 @@ describe('the formats the API server checks', () => {
     expect(isValidFormat('anything', 'int-or-string')).toBe(true);
   });
 
+  it('refuses, in linear time, a display name of many letters before one that fits no word', () => {
+    // 28 letters, then a control character: a nested repetition backtracks about 2^28 times
+    // (seconds); read once per character, it takes microseconds.
+    const started = performance.now();
+    expect(isValidFormat(`${'a'.repeat(28)}\u0001 <jane@example.com>`, 'email')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A space beyond ASCII is still a space between words, and a name's atom may hold one.
+    expect(isValidFormat(`${'a\u00a0'.repeat(30)} <jane@example.com>`, 'email')).toBe(true);
+    expect(isValidFormat('"Jane \\"J\\" Doe"\u3000Sr. <jane@example.com>', 'email')).toBe(true);
+  });
+
   it("words a request URI's error as Go does", () => {
     expect(requestUriError('example.com/path')).toBe('invalid URI for request');
     expect(requestUriError('http://a b@host/')).toBe('net/url: invalid userinfo');
