@@ -15,11 +15,8 @@ import {
 import type { CelEnv, CelResult } from '@bufbuild/cel';
 import { parseExpression, planExpression, type ParsedExpression } from './cel-expression.js';
 import { jsonPointer } from '../json-pointer.js';
-import {
-  celEnvironmentFor,
-  DEFAULT_KUBERNETES_VERSION,
-  ITERATE_FUNCTION,
-} from './cel-environment.js';
+import { celEnvironmentFor, DEFAULT_KUBERNETES_VERSION } from './cel-environment.js';
+import { chargeComprehension } from './comprehension-charges.js';
 import { expandMacroCall, maxId } from './macro-calls.js';
 import { resolveFieldPath } from './field-path.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-node.js';
@@ -477,7 +474,7 @@ const RULE_VARIABLES: ReadonlySet<string> = new Set(['self', 'oldSelf']);
  * every document) and, given the schema of `self`, what its type check proves wrong
  * (`type-check.ts`: a field the schema does not declare, `self == 'abc'` on an integer, a result
  * that is not `result`'s type); the rewrite charges each comprehension for its range
- * (`cost-budget.ts`). `estimatedCost` is the static estimate of one evaluation
+ * (`comprehension-charges.ts`). `estimatedCost` is the static estimate of one evaluation
  * (`cost-estimate.ts`; 0 without `self`).
  */
 export function compileExpression(
@@ -591,9 +588,7 @@ export function compileExpression(
         const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
         if (v.iterVar2) inner.add(v.iterVar2 as string);
         for (const key of ['loopCondition', 'loopStep', 'result']) visit(v[key] as ExprNode, inner);
-        // Each element visited costs about what one pass of the loop's body evaluates.
-        const weight = countNodes(v.loopStep) + countNodes(v.loopCondition);
-        v.iterRange = wrapIteration(v.iterRange as ExprNode, weight, nextId);
+        chargeComprehension(v, nextId);
         nextId += 2n;
         return;
       }
@@ -668,44 +663,4 @@ function qualifiedName(node: ExprNode): string | undefined {
     return operand === undefined ? undefined : `${operand}.${v.field as string}`;
   }
   return undefined;
-}
-
-/** `range` as the argument of the iteration-charging function, with the cost of one pass. */
-function wrapIteration(range: ExprNode, weight: number, id: bigint): ExprNode {
-  const cost = {
-    $typeName: 'cel.expr.Expr',
-    id: id + 1n,
-    exprKind: {
-      case: 'constExpr',
-      value: {
-        $typeName: 'cel.expr.Constant',
-        constantKind: { case: 'int64Value', value: BigInt(weight) },
-      },
-    },
-  };
-  return {
-    $typeName: 'cel.expr.Expr',
-    id,
-    exprKind: {
-      case: 'callExpr',
-      value: { $typeName: 'cel.expr.Expr.Call', function: ITERATE_FUNCTION, args: [range, cost] },
-    },
-  } as unknown as ExprNode;
-}
-
-/** How many expression nodes a subtree has. */
-function countNodes(node: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [node];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== 'object' || item === null) continue;
-    if (Array.isArray(item)) {
-      stack.push(...(item as unknown[]));
-      continue;
-    }
-    if ((item as { $typeName?: unknown }).$typeName === 'cel.expr.Expr') count++;
-    for (const value of Object.values(item)) if (typeof value === 'object') stack.push(value);
-  }
-  return count;
 }

@@ -15,7 +15,8 @@ import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
-import { expandMacroCalls } from '../cel/macro-calls.js';
+import { expandMacroCalls, maxId } from '../cel/macro-calls.js';
+import { chargeComprehensions } from '../cel/comprehension-charges.js';
 import { renderedValue, UnconvertibleValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
@@ -99,6 +100,8 @@ function compileExpression(
   // a copy of the tree as parsed (it knows those calls as written).
   const parsedTree = structuredClone(parsed.expr);
   expandMacroCalls(env, parsed.expr);
+  // Each element a comprehension visits spends the budget an evaluation runs against.
+  chargeComprehensions(parsed.expr, maxId(parsed.expr) + 1n);
   const found: Found = { env, variables: new Set(), calls: new Set(), unknownFunctions: new Set() };
   collectVariables(parsed.expr as unknown as ExprNode, new Set(), found);
   const { variables, calls, unknownFunctions } = found;
