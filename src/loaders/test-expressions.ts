@@ -48,12 +48,21 @@ function bindExpressions(value: unknown, namespace: string): unknown {
   return changed ?? value;
 }
 
-const EXPRESSION = /^\(\s*([\s\S]*?)\s*\)$/;
 const JOIN = /^join\(\s*'([^']*)'\s*,\s*\[([^\]]*)\]\s*\)$/;
+
+/**
+ * What is inside the parentheses of `(expression)`, without the white space around it; read by
+ * position, not by a regular expression (a lazy body between two `\s*` takes cubic time on a
+ * long run of spaces after `(`, and every string value of an applied file is read).
+ */
+function expressionBody(text: string): string | undefined {
+  if (text.length < 2 || !text.startsWith('(') || !text.endsWith(')')) return undefined;
+  return text.slice(1, -1).trim();
+}
 
 /** What `text` evaluates to when it is `($namespace)` or a `join` of it and literals. */
 function evaluate(text: string, namespace: string): string | undefined {
-  const body = EXPRESSION.exec(text)?.[1];
+  const body = expressionBody(text);
   if (body === undefined) return undefined;
   if (body === '$namespace') return namespace;
   const join = JOIN.exec(body);
