@@ -378,9 +378,12 @@ export const JSON_FILE = /\.json$/i;
  * An `apiVersion` or `kind` key, where a text that is not strict JSON may have one: quoted as JSON
  * quotes it, or, where a key begins (after `{`, `,` or at a line's start), unquoted or in single
  * quotes, as a YAML flow mapping writes it (`{apiVersion: apps/v1, kind: Deployment}`), which
- * kubectl refuses in a `.json` file.
+ * kubectl refuses in a `.json` file. The spaces before such a key stop at a line's end (the next
+ * line's start is where the key is then looked for): spaces that ran across lines would be read
+ * again from each line's start, in quadratic time over a file of blank lines.
  */
-const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:|(?:^|[{,])\s*('?)(?:apiVersion|kind)\1\s*:/m;
+const MANIFEST_KEY =
+  /"(?:apiVersion|kind)"\s*:|(?:^|[{,])[^\S\n\r\u2028\u2029]*('?)(?:apiVersion|kind)\1\s*:/m;
 
 /**
  * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`
