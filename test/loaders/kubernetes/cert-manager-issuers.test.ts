@@ -173,4 +173,30 @@ describe('a cert-manager issuer', () => {
       ],
     ]);
   });
+
+  it('reads a CA bundle of many unended blocks in linear time, a certificate after them found', () => {
+    const pem = readFileSync(new URL('../../fixtures/pem/test-ca.pem', import.meta.url), 'utf8');
+    const bundle = (text: string) => Buffer.from(text).toString('base64');
+    const vault = (caBundle: string) => `  vault:
+    server: https://vault.example.org
+    path: pki/sign/example
+    caBundle: ${caBundle}
+    auth: { tokenSecretRef: { name: token, key: token } }
+`;
+    // Each BEGIN line no END follows was searched to the end of the text: 360 KB took 7 s.
+    const unended = '-----BEGIN CERTIFICATE-----\n'.repeat(20_000);
+    const started = performance.now();
+    expect(load(vault(bundle(unended)))).toEqual([
+      [
+        '/spec/vault/caBundle',
+        `Invalid value: "<snip>": cert bundle didn't contain any valid certificates`,
+      ],
+    ]);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // The certificate after them still counts; one of another type ends no CERTIFICATE block.
+    expect(load(vault(bundle(`${'-----BEGIN X-----\n'.repeat(100)}${pem}`)))).toEqual([]);
+    expect(
+      load(vault(bundle(`-----BEGIN CERTIFICATE-----\r\n${pem.split('\n').slice(1).join('\n')}`))),
+    ).toEqual([]);
+  });
 });
