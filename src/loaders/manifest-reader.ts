@@ -65,7 +65,7 @@ export interface ReadResult extends CachedLoadResult {
  *
  * Each path is a file (read whatever its name) or a directory, searched recursively for
  * `*.yaml`, `*.yml` and `*.json` files (JSON that is no manifest set aside); inside
- * directories, other files, hidden entries (`.git`) and `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed.
+ * directories, other files, hidden entries (`.git`) and `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed, as is one that leads outside the working directory and the paths named.
  * Files are deduplicated by their real path and loaded in sorted path order (the rules are
  * `walkManifestTree`'s), as `loadManifests` loads them. Paths in findings stay as given
  * (relative paths stay relative). Never throws for bad input.

@@ -107,8 +107,9 @@ const HELM_OWN_FILE = /^(?:Chart|requirements|values(?:[-._].*)?)\.ya?ml$/i;
  * Each path is a file (taken whatever its name) or a directory, searched recursively for
  * `*.yaml`, `*.yml` and `*.json` files (a JSON file that is no manifest, without a top-level
  * `apiVersion` or `kind`, is set aside); inside directories, other files, hidden entries (`.git`) and
- * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed;
- * a manifest that is not a regular file is reported. Files are deduplicated by their real path
+ * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed, and
+ * so is one that leads outside the working directory and the paths named (as is a file a chainsaw
+ * test names out there); a manifest that is not a regular file is reported. Files are deduplicated by their real path
  * and sorted by the path shown. Paths shown stay as given (relative paths stay relative).
  *
  * Inside directories, what only a render makes manifests of is set aside and listed in
@@ -462,6 +463,36 @@ class ManifestWalker {
 
   /** The directories named on the command line, real. */
   readonly #namedRoots: string[] = [];
+
+  /** The working directory, real (once asked for). */
+  #realCwd: Promise<string> | undefined;
+
+  /**
+   * Whether what a walk reached through a symlink, or a test names, is inside the checked tree:
+   * below the working directory or a directory named on the command line, or a file named there.
+   * One outside (`leak.yaml -> /proc/self/environ`, a test's `file:
+   * ../../../../home/runner/.docker/config.json`) is not read: a pull request checked in CI would
+   * have its findings quote what the machine holds there.
+   */
+  async #isInside(real: string): Promise<boolean> {
+    this.#realCwd ??= this.fs.realpath(this.cwd).catch(() => this.cwd);
+    const cwd = await this.#realCwd;
+    return (
+      this.#named.has(real) ||
+      [cwd, ...this.#namedRoots].some((root) => real === root || isBelow(real, root))
+    );
+  }
+
+  /** Says that `display`, which leads to `real` outside the checked tree, is not read. */
+  #reportOutside(display: string, real: string, by?: string): void {
+    const named = by === undefined ? `${display} links to ${real}` : `${by} names ${display}`;
+    this.findings.push(
+      unreadableFile(
+        display,
+        `${named}, outside the working directory and the directories checked: not read (name it to check it)`,
+      ),
+    );
+  }
 
   /**
    * Whether the file at `real` is below a directory named on the command line that the
@@ -1059,6 +1090,15 @@ class ManifestWalker {
         }
         childReal = await this.#realpath(childDisplay, childAbsolute);
         if (childReal === undefined) continue;
+        // A link to a directory around the walk is a loop, said below.
+        const loop = isDirectory && encloses(childReal, ancestors);
+        if (!loop && !(await this.#isInside(childReal))) {
+          // Said where a manifest or a directory of them was expected.
+          if (isDirectory || YAML_FILE.test(name) || JSON_FILE.test(name)) {
+            this.#reportOutside(childDisplay, childReal);
+          }
+          continue;
+        }
       }
       if (this.#isIgnored(childAbsolute, isDirectory)) continue;
       if (isFile && hasUndecodedName(name) && (YAML_FILE.test(name) || JSON_FILE.test(name))) {
@@ -1171,7 +1211,10 @@ class ManifestWalker {
         : [];
     });
     const regular = new Array<boolean>(outside.length).fill(false);
-    await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file }, i) => {
+    const beyond = new Array<boolean>(outside.length).fill(false);
+    await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file, real }, i) => {
+      beyond[i] = !(await this.#isInside(real));
+      if (beyond[i]) return;
       try {
         regular[i] = (await this.fs.stat(file)).isFile();
       } catch {
@@ -1179,6 +1222,14 @@ class ManifestWalker {
       }
     });
     outside.forEach(({ file, test, real }, i) => {
+      if (beyond[i]) {
+        this.#reportOutside(
+          path.isAbsolute(test) ? file : path.relative(this.cwd, file),
+          real,
+          test,
+        );
+        return;
+      }
       if (!regular[i] || this.#met.has(real)) return;
       this.#met.add(real);
       this.#addFile(real, path.isAbsolute(test) ? file : path.relative(this.cwd, file), file);

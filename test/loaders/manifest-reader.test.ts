@@ -116,6 +116,44 @@ describe('readManifests', () => {
     expect(result.files).toEqual(['definitions.yaml', path.join('sub', 'a.yaml')]);
   });
 
+  it('reads no file a symlink or a chainsaw test leads to outside the working directory and the paths named', async () => {
+    // A pull request checked in CI: links to what the machine holds, and a test naming it.
+    await tree({
+      'repo/definitions.yaml': DEFINITION,
+      'repo/a.yaml': vm('a'),
+      'repo/shared/s.yaml': vm('s'),
+      'repo/app/chainsaw-test.yaml': `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: t }
+spec:
+  steps:
+    - try:
+        - apply: { file: ../../secret/token.yaml }
+        - apply: { file: ../shared/s.yaml }
+`,
+      'secret/token.yaml': 'token: hunter2\n',
+      'secret/dir/t.yaml': vm('outside'),
+    });
+    const repo = path.join(dir, 'repo');
+    await symlink(path.join(dir, 'secret', 'token.yaml'), path.join(repo, 'leak.yaml'));
+    await symlink(path.join(dir, 'secret', 'dir'), path.join(repo, 'outside'));
+    // A link inside the working directory is followed, as before.
+    await symlink(path.join('..', 'shared', 's.yaml'), path.join(repo, 'app', 'alias.yaml'));
+    const walked = await readManifests(['.'], { cwd: repo });
+    expect(walked.findings.map(where)).toEqual([
+      ['unreadable-file', path.join('..', 'secret', 'token.yaml')],
+      ['unreadable-file', 'leak.yaml'],
+      ['unreadable-file', 'outside'],
+    ]);
+    expect(walked.findings[0]?.message).toContain('outside the working directory');
+    expect(walked.findings.map((f) => f.message).join('\n')).not.toContain('hunter2');
+    // shared/s.yaml, read once, is shown by the first of its paths.
+    expect(walked.files).toEqual(['a.yaml', path.join('app', 'alias.yaml'), 'definitions.yaml']);
+    // Named on the command line, they are the user's choice: read.
+    const named = await readManifests(['definitions.yaml', 'leak.yaml', 'outside'], { cwd: repo });
+    expect(named.files).toEqual(['definitions.yaml', 'leak.yaml', path.join('outside', 't.yaml')]);
+  });
+
   it('reports a symlink that points at itself', async () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     await symlink('loop.yaml', path.join(dir, 'loop.yaml'));
