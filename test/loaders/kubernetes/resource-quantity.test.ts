@@ -53,4 +53,15 @@ describe('parseResourceQuantity refusals, as resource.ParseQuantity says them', 
   it('parses what it takes', () => {
     expect(parseResourceQuantity('1Gi')).toEqual({ units: 1024n ** 3n, scale: 0 });
   });
+
+  it('refuses a quantity of tens of thousands of digits by its length, in linear time', () => {
+    // Matched against the shape first, "0.000…0.0" took quadratic time: 50000 digits, 13 s.
+    const started = performance.now();
+    for (const text of [`0.${'0'.repeat(200_000)}.0`, `${'1'.repeat(200_000)}Gii`]) {
+      expect(() => parseResourceQuantity(text)).toThrow(
+        'quantities must match the regular expression',
+      );
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });
