@@ -92,8 +92,12 @@ export function goDurationString(nanos: bigint): string {
   return `${seconds}s`;
 }
 
-/** kube-openapi's fallback: `<int> <unit>` terms, units by name or prefix (`3 days`, `1w`). */
-const LONG_TERM = /(\d+)\s*([A-Za-zµ]+)/g;
+/**
+ * kube-openapi's fallback: `<int> <unit>` terms, units by name or prefix (`3 days`, `1w`). A term
+ * starts where a run of digits does (a match from within the run would be the same, or none): a
+ * long run with no unit after it is read once, not again from each of its digits (quadratic).
+ */
+const LONG_TERM = /(?<!\d)(\d+)\s*([A-Za-zµ]+)/g;
 const LONG_UNITS: readonly (readonly [bigint, readonly string[]])[] = [
   [1n, ['ns', 'nano']],
   [1_000n, ['us', 'µs', 'micro']],
