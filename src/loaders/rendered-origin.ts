@@ -7,12 +7,23 @@
 import type { Finding } from './finding.js';
 import { shortenMessage } from './shorten.js';
 
-/** Helm's comment: a line of its own. */
-const SOURCE_COMMENT = /^# Source: (\S.*?)\s*$/;
+/** Helm's comment: a line of its own, `# Source: ` and the template's path. */
+const SOURCE_PREFIX = '# Source: ';
 /** The longest origin said (a path in the stream is the stream's to choose). */
 const MAX_ORIGIN_LENGTH = 200;
 /** A line that starts a new document of the stream. */
 const DOCUMENT_START = /^---(?:\s|$)/;
+
+/**
+ * The path of a `# Source:` comment line, without the spaces after it: one that starts with no
+ * space and holds no line break. Read by position: a lazy path before trailing spaces
+ * (`(\S.*?)\s*$`) takes quadratic time on a long line of spaces followed by a word.
+ */
+function sourceOf(row: string): string | undefined {
+  if (!row.startsWith(SOURCE_PREFIX)) return undefined;
+  const source = row.slice(SOURCE_PREFIX.length).trimEnd();
+  return source === '' || /^\s|[\r\u2028\u2029]/.test(source) ? undefined : source;
+}
 
 /** The origins of one text: line of each `# Source:` comment, and the document it heads. */
 interface Origins {
@@ -29,10 +40,10 @@ function originsOf(text: string): Origins | undefined {
   let line = 0;
   for (const row of text.split('\n')) {
     line++;
-    const source = SOURCE_COMMENT.exec(row);
-    if (source) {
+    const source = sourceOf(row);
+    if (source !== undefined) {
       lines.push(line);
-      origins.push(shortenMessage(source[1] ?? '', MAX_ORIGIN_LENGTH));
+      origins.push(shortenMessage(source, MAX_ORIGIN_LENGTH));
     } else if (DOCUMENT_START.test(row)) {
       lines.push(line);
       origins.push(undefined);

@@ -45,6 +45,20 @@ describe('withRenderedOrigins', () => {
     ]);
   });
 
+  it('reads a long comment line in linear time, and a path with spaces after it', () => {
+    // A lazy path before trailing spaces took quadratic time: 55000 spaces then a word, 5 s.
+    const long = `# Source: a${' '.repeat(200_000)}b`;
+    const text = ['# Source: chart/t.yaml \r', 'x: 1', long, 'y: 2', ''].join('\n');
+    const started = performance.now();
+    const found = withRenderedOrigins(
+      [at('f.yaml', 2), at('f.yaml', 4)],
+      [{ path: 'f.yaml', text }],
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(found[0]?.message).toBe('must be integer (from chart/t.yaml)');
+    expect(found[1]?.message).toMatch(/^must be integer \(from a {100}/);
+  });
+
   it('leaves the findings of a text without the comment, and of other files, as they are', () => {
     const plain = at('a.yaml', 3);
     const other = at('b.yaml', 3);
