@@ -40,7 +40,11 @@ const SUPPORTED = `supported: fields (a.b, "quoted", @), [N], [*] and [?filter] 
 
 /** Whether a key of an expected document is a chainsaw expression (`(...)`, or `~(...)`). */
 export function isExpressionKey(key: string): boolean {
-  return /^\(.*\)$/s.test(key) || /^~.*\(.*\)$/s.test(key);
+  // By position: `^~.*\(.*\)$` backtracks quadratically over a long key of `(`s.
+  if (!key.endsWith(')')) return false;
+  if (key.startsWith('(')) return key.length >= 2;
+  const open = key.indexOf('(', 1);
+  return key.startsWith('~') && open !== -1 && open < key.length - 1;
 }
 
 type Node =

@@ -106,6 +106,29 @@ describe('chainsaw expression keys', () => {
     expect(isExpressionKey('spec')).toBe(false);
   });
 
+  it('tells an expression key in linear time, whatever its length', () => {
+    // `^~.*\(.*\)$` backtracked quadratically: 200000 `(` took minutes.
+    const started = performance.now();
+    expect(isExpressionKey(`~${'('.repeat(200_000)}`)).toBe(false);
+    expect(isExpressionKey(`~${'('.repeat(200_000)})`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+    for (const [key, is] of [
+      ['()', true],
+      ['(', false],
+      [')', false],
+      ['~()', true],
+      ['~(', false],
+      ['~)', false],
+      ['~a(b)c)', true],
+      ['~(a\nb)', true],
+      ['(a\nb)', true],
+      ['x(a)', false],
+      ['~x', false],
+    ] as const) {
+      expect(isExpressionKey(key), key).toBe(is);
+    }
+  });
+
   it('is no absent field, and its diff shows what it selected', () => {
     const expected = { status: { "(conditions[?type == 'Ready'])": [{ status: 'False' }] } };
     expect(absentFields({ status: STATUS }, expected)).toBe('');
