@@ -65,8 +65,70 @@ export function templateMarkers(
   return { offset: start + first, written, more: count - 1 };
 }
 
-/** A quoted string on one line: double-quoted with escapes, or single-quoted with `''`. */
-const QUOTED = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'/g;
+/**
+ * The line with each quoted string that closes on it (double-quoted with escapes, or
+ * single-quoted with `''`) replaced by `q`, leftmost first, as the pattern
+ * `"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'` replaces them. Scanned once: a quote that does not close
+ * makes every quote of its kind inside what it read fail too (they are escaped quotes, read from
+ * the same place on), so they are not read again, as the pattern would from each of them
+ * (quadratic in a line of `\"`s).
+ */
+function withoutQuoted(line: string): string {
+  let out = '';
+  let copied = 0;
+  /** Where the last failed read of each kind stopped: a quote of that kind before it fails. */
+  const failsBefore = { '"': -1, "'": -1 };
+  for (let i = 0; i < line.length; i++) {
+    const quote = line[i];
+    if ((quote !== '"' && quote !== "'") || i < failsBefore[quote]) continue;
+    const read = quote === '"' ? doubleQuoted(line, i) : singleQuoted(line, i);
+    if ('stop' in read) {
+      failsBefore[quote] = read.stop;
+      continue;
+    }
+    out += `${line.slice(copied, i)}q`;
+    copied = read.end + 1;
+    i = read.end;
+  }
+  return out + line.slice(copied);
+}
+
+/** Where the double-quoted string opened at `start` closes, or where reading it stopped. */
+function doubleQuoted(line: string, start: number): { end: number } | { stop: number } {
+  let at = start + 1;
+  while (at < line.length) {
+    const c = line[at];
+    if (c === '"') return { end: at };
+    if (c === '\n') return { stop: at };
+    if (c === '\\') {
+      // `\\.`: any character but a line terminator after the backslash.
+      if (at + 1 >= line.length || LINE_TERMINATOR.test(line[at + 1] as string)) {
+        return { stop: at };
+      }
+      at += 2;
+    } else at++;
+  }
+  return { stop: at };
+}
+
+/**
+ * Where the single-quoted string opened at `start` closes: after the longest run of other
+ * characters and `''`, at a lone `'`, or else at the first quote of the run's last `''`.
+ */
+function singleQuoted(line: string, start: number): { end: number } | { stop: number } {
+  let at = start + 1;
+  let lastPair = -1;
+  while (at < line.length && line[at] !== '\n') {
+    if (line[at] === "'") {
+      if (line[at + 1] !== "'") return { end: at };
+      lastPair = at;
+      at += 2;
+    } else at++;
+  }
+  return lastPair === -1 ? { stop: at } : { end: lastPair };
+}
+
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /** A quote that starts a scalar (after a space, the line's start or a flow indicator). */
 const OPENING_QUOTE = /(?:^|[\s[{,])["']/;
@@ -77,7 +139,7 @@ const OPENING_QUOTE = /(?:^|[\s[{,])["']/;
  * lines: `text: '{{ template "slack.text" . }}` and its next line).
  */
 function hasMark(line: string): boolean {
-  const closed = line.replace(QUOTED, 'q');
+  const closed = withoutQuoted(line);
   const open = OPENING_QUOTE.exec(closed);
   const unquoted = open === null ? closed : closed.slice(0, open.index);
   return unquoted.includes('{{') || unquoted.includes('{%');
