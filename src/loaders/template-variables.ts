@@ -18,7 +18,11 @@ export function templateVariableAt(document: unknown, pointer: string): string |
       value = value[segment];
     } else return undefined;
   }
-  return typeof value === 'string' ? VARIABLE.exec(value)?.[0] : undefined;
+  if (typeof value !== 'string') return undefined;
+  // A variable ends at a `}`: the text after the last one holds none. Cut, the text holds no
+  // `${NAME:-...` without a `}` after it, which the pattern would read to the end from each one
+  // (quadratic); a `${NAME:-...` with a `}` after it matches there.
+  return VARIABLE.exec(value.slice(0, value.lastIndexOf('}') + 1))?.[0];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
