@@ -239,6 +239,23 @@ spec:
     ]);
   });
 
+  it('compare paths of long runs of slashes in linear time', () => {
+    // Trailing slashes were trimmed by a pattern that read a run again from each slash.
+    const slashes = `${'/'.repeat(100_000)}x/`;
+    const started = performance.now();
+    const found = warnings(
+      deployment(`      containers: [{ name: web, image: nginx }]
+      volumes:
+        - name: config
+          configMap: { name: app, items: [{ key: a, path: "${slashes}" }, { key: b, path: "${slashes}//" }] }
+`),
+    );
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(found.map(([, message]) => (message ?? '').slice(0, 60))).toEqual([
+      'volume "config" (ConfigMap "app"): overlapping paths: "/////',
+    ]);
+  });
+
   it("follow upstream's warnings_test.go: sources of a projected volume, port names of serving containers, a claim's storage", () => {
     const pod = (spec: string) =>
       `---\napiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n${spec}`;
