@@ -25,20 +25,12 @@ export function chargeComprehension(comprehension: Record<string, unknown>, id: 
  */
 export function chargeComprehensions(root: object, nextId: bigint): bigint {
   const comprehensions: Record<string, unknown>[] = [];
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== 'object' || item === null) continue;
-    if (Array.isArray(item)) {
-      stack.push(...(item as unknown[]));
-      continue;
-    }
+  eachObject(root, (item) => {
     const kind = (item as Partial<ExprNode>).exprKind;
     if (kind?.case === 'comprehensionExpr') {
       comprehensions.push(kind.value as Record<string, unknown>);
     }
-    for (const value of Object.values(item)) if (typeof value === 'object') stack.push(value);
-  }
+  });
   // Found before what they hold: the last found are the innermost.
   let id = nextId;
   for (const comprehension of comprehensions.reverse()) {
@@ -74,7 +66,18 @@ function wrapIteration(range: ExprNode, weight: number, id: bigint): ExprNode {
 /** How many expression nodes a subtree has. */
 function countNodes(node: unknown): number {
   let count = 0;
-  const stack: unknown[] = [node];
+  eachObject(node, (item) => {
+    if ((item as { $typeName?: unknown }).$typeName === 'cel.expr.Expr') count++;
+  });
+  return count;
+}
+
+/**
+ * Calls `visit` with every object (not array) of a tree, parents before what they hold, without
+ * recursion: an expression nested thousands deep does not overflow the stack.
+ */
+function eachObject(root: unknown, visit: (item: object) => void): void {
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item !== 'object' || item === null) continue;
@@ -82,8 +85,7 @@ function countNodes(node: unknown): number {
       stack.push(...(item as unknown[]));
       continue;
     }
-    if ((item as { $typeName?: unknown }).$typeName === 'cel.expr.Expr') count++;
+    visit(item);
     for (const value of Object.values(item)) if (typeof value === 'object') stack.push(value);
   }
-  return count;
 }
