@@ -164,9 +164,17 @@ function unknownHelpTopic(argv: readonly string[], program: Command): string | u
  */
 function usageErrorLine(text: string): string {
   const line = text.replace(/^error: /, 'cosi: ');
-  return line.includes("missing required argument 'type'")
-    ? line.replace(/\n?$/, ' (cosi get rd lists the types)\n')
-    : line;
+  if (line.includes("missing required argument 'type'")) {
+    return line.replace(/\n?$/, ' (cosi get rd lists the types)\n');
+  }
+  // The docs speak of "explain and trace": a run's trace is a flag, not a command.
+  if (/^cosi: unknown command 'trace'$/m.test(line)) {
+    return line.replace(
+      /\n?$/,
+      "\n(a run's trace is a flag: cosi apply --trace FILE, as check and watch take it; cosi explain follows one resource)\n",
+    );
+  }
+  return line;
 }
 
 /**

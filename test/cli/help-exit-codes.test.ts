@@ -43,5 +43,12 @@ describe('cosi help TOPIC', () => {
       stdout: '',
       stderr: "cosi: help: unknown command 'nope'\n",
     });
+    // "explain and trace": the trace is a flag of apply, check and watch.
+    expect(await cli(['trace'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "cosi: unknown command 'trace'\n(a run's trace is a flag: cosi apply --trace FILE, as check and watch take it; cosi explain follows one resource)\n",
+    });
   });
 });
