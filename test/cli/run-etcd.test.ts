@@ -486,8 +486,19 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     expect(await a.exited).toBe(0);
   }, 120_000);
 
-  it('--watch retries an apply that failed while etcd was unreachable', async () => {
-    const proxy = await startTcpProxy(etcd.endpoint);
+  /**
+   * `cosi run` in this process on `--state` through `endpoint` (a proxy the test cuts), its file
+   * events and Ctrl-C driven by the test: what it logged, and its end.
+   */
+  const runThrough = (
+    endpoint: string,
+    flags: Omit<Parameters<typeof runRuntime>[2], 'state'>,
+  ): {
+    stderr: () => string;
+    fileChanged: (event: FileEvent) => void;
+    stop: () => void;
+    running: ReturnType<typeof runRuntime>;
+  } => {
     let stderr = '';
     let stop = (): void => undefined;
     let fileChanged = (_: FileEvent): void => undefined;
@@ -502,80 +513,68 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
         return () => undefined;
       },
     };
-    const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
-    const running = runRuntime(
-      io,
-      [dir],
-      { state: url, leaseTtl: '30s', watch: true },
-      (_paths, onEvent) => {
-        fileChanged = onEvent;
-        return { close: () => Promise.resolve() };
-      },
-    );
+    const state = `etcd://${endpoint.replace(/^http:\/\//, '')}${prefix}`;
+    const running = runRuntime(io, [dir], { state, ...flags }, (_paths, onEvent) => {
+      fileChanged = onEvent;
+      return { close: () => Promise.resolve() };
+    });
+    return {
+      stderr: () => stderr,
+      fileChanged: (event) => fileChanged(event),
+      stop: () => stop(),
+      running,
+    };
+  };
+
+  it('--watch retries an apply that failed while etcd was unreachable', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    const h = runThrough(proxy.endpoint, { leaseTtl: '30s', watch: true });
     try {
-      await waitFor(
-        () => stderr.includes('elected leader'),
-        30_000,
-        () => stderr,
-      );
+      await waitFor(() => h.stderr().includes('elected leader'), 30_000, h.stderr);
       proxy.cut();
       const vms = path.join(dir, 'vms.yaml');
       await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
-      fileChanged({ kind: 'change', path: vms });
+      h.fileChanged({ kind: 'change', path: vms });
       await waitFor(
-        () => /WARN {2}apply failed: .*\(retrying in \d+(\.\d+)?m?s\)/.test(stderr),
+        () => /WARN {2}apply failed: .*\(retrying in \d+(\.\d+)?m?s\)/.test(h.stderr()),
         60_000,
-        () => stderr,
+        h.stderr,
       );
       // Said plainly, as at start: never the client's own text.
-      for (const line of stderr.split('\n').filter((l) => l.includes('apply failed'))) {
+      const failed = h
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('apply failed'));
+      for (const line of failed) {
         expect(line).not.toMatch(/\d+ UNAVAILABLE|circuit breaker|Resolution note|Last error/i);
       }
       proxy.restore();
       await waitFor(
-        () => stderr.includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
+        () => h.stderr().includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
         60_000,
-        () => stderr,
+        h.stderr,
       );
       await expectConverged(await singleRun());
     } finally {
-      stop();
-      await running;
+      h.stop();
+      await h.running;
       await proxy.close();
     }
   }, 150_000);
 
   it('--watch: a restart while etcd is unreachable is tried again, and leads with the new config once etcd answers', async () => {
     const proxy = await startTcpProxy(etcd.endpoint);
-    let stderr = '';
-    let stop = (): void => undefined;
-    let fileChanged = (_: FileEvent): void => undefined;
-    const io: CliIo = {
-      stdout: { write: () => true },
-      stderr: { write: (t: string) => (stderr += t) },
-      cwd: dir,
-      env: {},
-      isTTY: false,
-      onInterrupt: (handler) => {
-        stop = handler;
-        return () => undefined;
-      },
-    };
-    const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
-    const running = runRuntime(
-      io,
-      [dir],
-      { state: url, leaseTtl: '2s', requestTimeout: '1s', connectTimeout: '1s', watch: true },
-      (_paths, onEvent) => {
-        fileChanged = onEvent;
-        return { close: () => Promise.resolve() };
-      },
-    );
+    const h = runThrough(proxy.endpoint, {
+      leaseTtl: '2s',
+      requestTimeout: '1s',
+      connectTimeout: '1s',
+      watch: true,
+    });
     try {
       await waitFor(
-        () => stderr.includes('elected leader: running 3 controllers'),
+        () => h.stderr().includes('elected leader: running 3 controllers'),
         30_000,
-        () => stderr,
+        h.stderr,
       );
       proxy.cut();
       const config = path.join(dir, 'cosi.config.ts');
@@ -583,24 +582,24 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
         config,
         (await readFile(config, 'utf8')).replace(', createPlacementController()]', ']'),
       );
-      fileChanged({ kind: 'change', path: config });
+      h.fileChanged({ kind: 'change', path: config });
       // Not a config that cannot be loaded, waiting for the next edit: etcd, tried again.
       await waitFor(
-        () => /WARN {2}apply failed: .*etcd.*\(retrying in \d+(\.\d+)?m?s\)/.test(stderr),
+        () => /WARN {2}apply failed: .*etcd.*\(retrying in \d+(\.\d+)?m?s\)/.test(h.stderr()),
         60_000,
-        () => stderr,
+        h.stderr,
       );
       proxy.restore();
       // Its own fingerprint, which the cut stop could not remove, does not refuse the new config.
       await waitFor(
-        () => stderr.includes('elected leader: running 2 controllers'),
+        () => h.stderr().includes('elected leader: running 2 controllers'),
         60_000,
-        () => stderr,
+        h.stderr,
       );
-      expect(stderr).not.toMatch(/restart-failed|could not lead|shutting down/);
+      expect(h.stderr()).not.toMatch(/restart-failed|could not lead|shutting down/);
     } finally {
-      stop();
-      await running;
+      h.stop();
+      await h.running;
       await proxy.close();
     }
   }, 150_000);
