@@ -1,4 +1,4 @@
-import type { Campaign, Election, ElectionObserver, Etcd3, Lease, Watcher } from 'etcd3';
+import type { Campaign, Election, Etcd3, Lease, Watcher } from 'etcd3';
 import { FAULT_HANDLING } from './fault-handling.js';
 import { describeFingerprintDifference, type ProjectFingerprint } from './project-fingerprint.js';
 import {
@@ -8,6 +8,7 @@ import {
   withDeadline,
 } from '../state-etcd/etcd-errors.js';
 import { describeConnectionFailure } from './connection-failure.js';
+import { observeLeader, type LeaderObservation } from './leader-observer.js';
 
 /** How a process takes part in a leader election on etcd. */
 export interface EtcdLeaderElectionOptions {
@@ -112,7 +113,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
   };
   const renewDeadline = Math.round((options.ttl * 1000 * 2) / 3);
-  let observer: ElectionObserver | undefined;
+  let observer: LeaderObservation | undefined;
   let campaign: Campaign | undefined;
   let leading = false;
   let closed = false;
@@ -139,7 +140,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       leading = false;
       clearInterval(watchdog);
       clearTimeout(rejoin);
-      observer?.cancel().catch(() => undefined);
+      observer?.cancel();
       keyWatcher?.cancel().catch(() => undefined);
       const unreleased: ('lease' | 'fingerprint')[] = [];
       let reason: string | undefined;
@@ -211,7 +212,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         reject(new Error('the election was closed before this candidate was elected'));
         return;
       }
-      if (options.onLeader) watchLeader(election, options.onLeader);
+      if (options.onLeader) watchLeader(options.onLeader);
       const onAbort = (): void => {
         reject(new Error('the election was closed before this candidate was elected'));
         void close();
@@ -321,23 +322,15 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     }
   };
 
-  /** Tells `onLeader` who leads, now and on every change; a failed observer says nothing. */
-  const watchLeader = (
-    election: Election,
-    onLeader: (identity: string | undefined) => void,
-  ): void => {
-    election.observe().then(
-      (observing) => {
-        if (closed) {
-          observing.cancel().catch(() => undefined);
-          return;
-        }
-        observer = observing;
-        onLeader(observing.leader());
-        observing.on('change', (identity) => onLeader(identity));
-        observing.on('error', () => undefined);
-      },
-      () => undefined,
+  /**
+   * Tells `onLeader` who leads, now and on every change: read from the campaign keys, which
+   * etcd3's election keeps under `PREFIX/election/NAME/`.
+   */
+  const watchLeader = (onLeader: (identity: string | undefined) => void): void => {
+    if (closed || client === undefined) return;
+    observer = observeLeader(
+      client.namespace(`${options.prefix}/election/${options.name}/`),
+      onLeader,
     );
   };
 
