@@ -633,6 +633,45 @@ describe('cosi graph exit codes and help', () => {
     }
   });
 
+  it('--resources on invalid manifests: exit 1, the findings, and the resources that loaded', async () => {
+    const dir = 'fixtures/cli/partly-invalid';
+    const r = await cli(['graph', '-f', dir, '--resources']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${dir}/broken.yaml:2:11: error[yaml-syntax]`);
+    expect(r.stderr).toContain(`${dir}/vms.yaml:14:9: error[schema-violation]`);
+    expect(r.stderr).toContain(
+      'cosi: the manifests have errors, so the controllers were not run: the graph shows the 3 resources that loaded, and nothing derived from them',
+    );
+    // The controllers, then the three resources that loaded, as manifests; nothing derived.
+    expect(r.stdout).toContain('vmnet.NetworkConfigController');
+    const resources = r.stdout.slice(r.stdout.indexOf('\nResources\n'));
+    expect(resources.split('\n').filter((l) => l.endsWith('  manifest'))).toEqual([
+      '  default/node-a  manifest',
+      '  default/node-b  manifest',
+      '  default/web-1  manifest',
+    ]);
+    expect(r.stdout).not.toContain('NetworkConfigs.example.org\n  default/');
+    // Said even with --quiet: it says what the picture leaves out.
+    const json = await cli(['graph', '-f', dir, '--resources', '-o', 'json', '-q']);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toContain('the controllers were not run');
+    const parsed = JSON.parse(json.stdout) as { resources: { resources: { id: string }[] }[] };
+    expect(parsed.resources.flatMap((g) => g.resources.map((x) => x.id)).sort()).toEqual([
+      'node-a',
+      'node-b',
+      'web-1',
+    ]);
+    // --focus on a resource that did not load: the usage error after the findings.
+    const focus = await cli(['graph', '-f', dir, '--focus', 'vm/web-2']);
+    expect(focus.code).toBe(2);
+    expect(focus.stderr).toContain('error[schema-violation]');
+    expect(focus.stderr).toContain('cosi: --focus: no resource "vm/web-2"');
+    expect(focus.stdout).toBe('');
+    const web = await cli(['graph', '-f', dir, '--focus', 'vm/web-1', '-o', 'dot']);
+    expect(web.code).toBe(1);
+    expect(web.stdout).toContain('"resource:default/VMs.example.org/web-1"');
+  });
+
   it('exits 1 with the findings, and no graph when no controller is registered', async () => {
     const r = await cli(['graph', '-f', 'fixtures/invalid/several-problems']);
     expect(r.code).toBe(1);

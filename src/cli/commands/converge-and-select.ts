@@ -22,8 +22,15 @@ export async function convergeAndSelect<Data>(
   io: CliIo,
   paths: readonly string[],
   selectData: SelectData<Data>,
-  /** `record`: record every reconcile (`cosi explain`, `--trace`). */
-  { record = false }: { readonly record?: boolean } = {},
+  /**
+   * `record`: record every reconcile (`cosi explain`, `--trace`). `openInvalid`: when the
+   * manifests have errors, still open the project on those that loaded (never run): the run's
+   * `outcome` then has no `report`, for a command that shows what loaded (`graph --resources`).
+   */
+  {
+    record = false,
+    openInvalid = false,
+  }: { readonly record?: boolean; readonly openInvalid?: boolean } = {},
 ): Promise<ReportedRun<Data>> {
   const started = performance.now();
   // Only a recorded run (explain, --trace) places pointers inside the manifests after the load,
@@ -32,6 +39,7 @@ export async function convergeAndSelect<Data>(
     ...(await toRunOptions(flags, io, { paths, record })),
     positions: record,
     releaseManifests: !record,
+    openInvalid,
   });
   const report = run.outcome?.report;
   if (stopsRun(run.manifests.findings) || !run.outcome || !report) {

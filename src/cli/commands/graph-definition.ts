@@ -37,7 +37,9 @@ export function defineGraph(): Command {
         'reconcile that wrote it really read through its inputs, at the versions read, ' +
         'labelled with the input kind (from the record of the run, as `cosi explain` ' +
         'shows it; destroyReady inputs carry no data and do not count). The tree ' +
-        'format follows each resource to everything derived from it.\n\n' +
+        'format follows each resource to everything derived from it. Manifests with ' +
+        'errors stop the run, not the picture: the resources that loaded are drawn, ' +
+        'nothing derived from them, with the findings and a note on stderr (exit 1).\n\n' +
         '-o svg lays the DOT output out in-process with Graphviz compiled to WebAssembly ' +
         '(no graphviz install needed): the same nodes, clusters and styles as `-o dot | dot ' +
         '-Tsvg`. There is no -o png: the WebAssembly Graphviz has no raster output, and ' +

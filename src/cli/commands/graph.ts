@@ -24,6 +24,7 @@ import { convergeAndSelect } from './converge-and-select.js';
 import { readStateFlag } from '../state-option.js';
 import { checkNodeLimit, parseMaxNodes } from '../graph-node-limit.js';
 import { drawnNodeCount } from '../render/graph/drawn-nodes.js';
+import { plural } from '../render/plural.js';
 
 export interface GraphFlags extends CommonFlags {
   output: string;
@@ -53,6 +54,11 @@ export type GraphResult =
       readonly view?: GraphView;
       /** No controller is registered: said on stderr unless quiet. */
       readonly empty: boolean;
+      /**
+       * `--resources` on manifests with errors: the controllers were not run, and the view holds
+       * this many resources, those that loaded. Said on stderr.
+       */
+      readonly loaded?: number;
     }
   /** `--resources`: the converged run's instances. */
   | { readonly from: 'run'; readonly run: ReportedRun<GraphView> };
@@ -86,28 +92,15 @@ export async function graph(
       flags,
       io,
       paths,
-      (outcome) => {
-        const graph = outcome.project.runtime.dependencyGraph();
-        const graphs = resourceGraphsOf(outcome.project.registry);
-        const view = buildGraphView(graph, {
-          ...filterOption(outcome, graph, flags, depth),
-          resourceGraphs: resourceGraphDags(outcome.project.registry),
-          resources: outcome.snapshot.resources,
-          ...(outcome.project.record ? { record: outcome.project.record } : {}),
-          resourceGraph: (c) => graphs.get(c),
-          isClusterScoped: clusterScopeOf(outcome),
-          failures: graphFailures(outcome.report),
-        });
-        return flags.focus === undefined
-          ? view
-          : focusGraphView(view, {
-              resource: resolveFocus(outcome, graph, flags.focus),
-              depth,
-            });
-      },
-      // The lineage of the instances is what the run really read and wrote.
-      { record: true },
+      (outcome) => resourcesView(outcome, flags, depth),
+      // The lineage of the instances is what the run really read and wrote. Manifests with
+      // errors stop the run, but not the picture of what loaded (see `notRunGraph`).
+      { record: true, openInvalid: true },
     );
+    const opened = run.run.outcome;
+    if (!run.converged && run.failure === undefined && opened && !opened.report) {
+      return notRunGraph(run.run, opened, flags, depth, guard);
+    }
     if (run.converged) guard(run.converged.data);
     return { exitCode: run.exitCode, result: { from: 'run', run } };
   }
@@ -144,6 +137,62 @@ export async function graph(
   };
 }
 
+/**
+ * The graph of a project's instances: every resource of the outcome under its type, with its
+ * lineage from the run's record, and what failed when the controllers ran.
+ */
+function resourcesView(outcome: RunOutcome, flags: GraphFlags, depth: number): GraphView {
+  const graph = outcome.project.runtime.dependencyGraph();
+  const graphs = resourceGraphsOf(outcome.project.registry);
+  const view = buildGraphView(graph, {
+    ...filterOption(outcome, graph, flags, depth),
+    resourceGraphs: resourceGraphDags(outcome.project.registry),
+    resources: outcome.snapshot.resources,
+    ...(outcome.project.record ? { record: outcome.project.record } : {}),
+    resourceGraph: (c) => graphs.get(c),
+    isClusterScoped: clusterScopeOf(outcome),
+    ...(outcome.report ? { failures: graphFailures(outcome.report) } : {}),
+  });
+  return flags.focus === undefined
+    ? view
+    : focusGraphView(view, { resource: resolveFocus(outcome, graph, flags.focus), depth });
+}
+
+/**
+ * `--resources` on manifests with errors: the controllers are not run (as `cosi apply` and
+ * `cosi check` refuse to), but the project is drawn with the resources that loaded, the findings
+ * beside it and a note that nothing was derived (exit 1), as `cosi report` draws it and as
+ * kubectl prints what it could read past a bad file. A flag the loaded project cannot satisfy
+ * (`--focus` on a resource that did not load) is said after the findings.
+ */
+function notRunGraph(
+  run: ProjectRun,
+  opened: RunOutcome,
+  flags: GraphFlags,
+  depth: number,
+  guard: (view: GraphView) => void,
+): CommandResult<GraphResult> {
+  let view: GraphView;
+  try {
+    view = resourcesView(opened, flags, depth);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    const failed = { run, exitCode: error.exitCode, failure: error.message };
+    return { exitCode: error.exitCode, result: { from: 'run', run: failed } };
+  }
+  guard(view);
+  return {
+    exitCode: EXIT.findings,
+    result: {
+      from: 'project',
+      findings: run.manifests.findings,
+      view,
+      empty: false,
+      loaded: opened.snapshot.resources.length,
+    },
+  };
+}
+
 /** What failed in the run, as the report marks it red: the same controllers and resources. */
 function graphFailures(report: ConvergenceReport): GraphFailures {
   const controllers = report.reason === 'failing' ? reportFailures(report) : [];
@@ -176,6 +225,12 @@ export async function renderGraphResult(
   }
   io.stderr.write(renderFindings(result.findings, createColors(useColor(io, flags.color))));
   if (!result.view) return;
+  if (result.loaded !== undefined) {
+    // Not a summary: it says what the graph leaves out, so it is said even with --quiet.
+    io.stderr.write(
+      `cosi: the manifests have errors, so the controllers were not run: the graph shows the ${plural(result.loaded, 'resource')} that loaded, and nothing derived from them\n`,
+    );
+  }
   if (result.empty && !flags.quiet) {
     io.stderr.write('cosi: no controllers registered: the graph is empty\n');
   }
