@@ -1,3 +1,7 @@
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { deepEqual } from '../engine/resource/plain-data.js';
+import { withheldFieldsOf } from './shown-spec.js';
+
 /** What a diff writes in place of a value it keeps back, as `kubectl diff` masks a Secret's. */
 export const MASK = '***';
 
@@ -19,18 +23,40 @@ export function maskChangedValues(
     const b = after[field];
     if (!isRecord(a) || !isRecord(b)) {
       // A whole field that is no map of values (or missing on one side): masked whole.
-      if (a !== undefined) masked[0][field] = a === b ? MASK : `${MASK} (before)`;
-      if (b !== undefined) masked[1][field] = a === b ? MASK : `${MASK} (after)`;
+      if (a !== undefined) masked[0][field] = same(a, b) ? MASK : `${MASK} (before)`;
+      if (b !== undefined) masked[1][field] = same(a, b) ? MASK : `${MASK} (after)`;
       continue;
     }
     const ma: Record<string, unknown> = {};
     const mb: Record<string, unknown> = {};
-    for (const key of Object.keys(a)) ma[key] = a[key] === b[key] ? MASK : `${MASK} (before)`;
-    for (const key of Object.keys(b)) mb[key] = a[key] === b[key] ? MASK : `${MASK} (after)`;
+    for (const key of Object.keys(a)) ma[key] = same(a[key], b[key]) ? MASK : `${MASK} (before)`;
+    for (const key of Object.keys(b)) mb[key] = same(a[key], b[key]) ? MASK : `${MASK} (after)`;
     masked[0][field] = ma;
     masked[1][field] = mb;
   }
   return masked;
+}
+
+/** The fields of a Kubernetes object's document that are not its content. */
+const OBJECT_HEAD = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * The top-level fields of a resource's printed document (`toDocument`) whose values a diff of it
+ * masks: a Secret's `data` and `stringData`; all of a sensitive type's content (`spec`, or a
+ * Kubernetes-shaped object's fields but its head), which no output prints.
+ */
+export function maskedDocumentFields(
+  definition: ResourceDefinition | undefined,
+  document: unknown,
+): readonly string[] {
+  if (definition?.sensitivity !== 'sensitive') return withheldFieldsOf(definition);
+  if (definition.kubernetes === undefined) return ['spec'];
+  return isRecord(document) ? Object.keys(document).filter((key) => !OBJECT_HEAD.has(key)) : [];
+}
+
+/** Equal values (a value of a map may be a structure, a sensitive spec's field). */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || deepEqual(a, b);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,6 +8,11 @@ export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
 export interface DocumentOptions {
   /** Pin timestamps so output can be diffed. */
   readonly stable?: boolean;
+  /**
+   * Keep a sensitive type's spec: for a document compared, never printed as it is (a test's
+   * expectation; its diff masks the values, see `maskedDocumentFields`).
+   */
+  readonly includeSensitive?: boolean;
 }
 
 /**
@@ -39,7 +44,9 @@ export function toDocument(
   if (md.ownerReferences.length > 0)
     metadata.ownerReferences = md.ownerReferences.map((r) => ({ ...r }));
   const document =
-    definition?.sensitivity === 'sensitive' ? { metadata } : { metadata, spec: resource.spec };
+    definition?.sensitivity === 'sensitive' && options.includeSensitive !== true
+      ? { metadata }
+      : { metadata, spec: resource.spec };
   if (definition?.kubernetes === undefined) return document;
   // Kubernetes' own field, printed only in its shape: cosi's metadata keeps COSI's.
   metadata.generation = md.generation;

@@ -65,11 +65,19 @@ export function pruneToShape(actual: unknown, expected: unknown): unknown {
  * shape): `-` lines are expected, `+` lines actual.
  */
 export function partialDiff(actual: unknown, expected: unknown, label = 'resource'): string {
+  return shapedDiff(pruneToShape(actual, expected), expected, label);
+}
+
+/**
+ * {@link partialDiff} of an `actual` already cut to the expectation's shape (`pruneToShape`), so
+ * that the caller can mask values of both sides first.
+ */
+export function shapedDiff(pruned: unknown, expected: unknown, label = 'resource'): string {
   const patch = createTwoFilesPatch(
     `${label} (expected)`,
     `${label} (actual)`,
     toYaml(expected),
-    toYaml(pruneToShape(actual, expected)),
+    toYaml(pruned),
     undefined,
     undefined,
     { context: 3 },

@@ -689,6 +689,75 @@ describe('cosi test, on scenarios written here', () => {
     );
   });
 
+  it("masks a Secret's values in a failure's diff, in every format, as kubectl diff does", async () => {
+    const manifests = path.join(dir, 'secret-manifests');
+    await mkdir(manifests, { recursive: true });
+    await writeFile(
+      path.join(manifests, 'secret.yaml'),
+      [
+        'apiVersion: v1',
+        'kind: Secret',
+        'metadata: { name: db }',
+        'stringData: { password: live-s3cr3t, user: admin }',
+        'data: { token: bGl2ZS10b2tlbg== }',
+        '',
+      ].join('\n'),
+    );
+    const file = await scenario(
+      'secret-diff',
+      [
+        'manifests: secret-manifests',
+        'steps:',
+        '  - expect:',
+        '      apiVersion: v1',
+        '      kind: Secret',
+        '      metadata: { name: db }',
+        '      stringData: { password: expected-s3cr3t, user: admin }',
+        '      data: { token: bGl2ZS10b2tlbg== }',
+        '',
+      ].join('\n'),
+    );
+    for (const format of ['text', 'json', 'junit', 'tap', 'github']) {
+      const r = await cli(['test', file, '-o', format], { cwd: dir });
+      expect(r.code, format).toBe(1);
+      expect(r.stdout, format).toContain('unexpected-state');
+      for (const value of ['live-s3cr3t', 'expected-s3cr3t', 'bGl2ZS10b2tlbg==', 'admin']) {
+        expect(r.stdout, `${format}: ${value}`).not.toContain(value);
+      }
+    }
+    // Which key differs, not to what; the same ones masked alike.
+    const { stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain('    -  password: "*** (before)"\n    +  password: "*** (after)"\n');
+    expect(stdout).toContain('       user: "***"');
+  });
+
+  it("compares a sensitive type's spec, and masks it in the diff", async () => {
+    const manifests = path.join(REPO, 'fixtures/cli/sensitive');
+    const file = await scenario(
+      'sensitive-spec',
+      [
+        `manifests: ${manifests}`,
+        'steps:',
+        '  - expect: { metadata: { type: Secrets.example.org, id: db-password }, spec: { key: hunter2 } }',
+        '---',
+        `manifests: ${manifests}`,
+        'steps:',
+        '  - expect: { metadata: { type: Secrets.example.org, id: db-password }, spec: { key: not-it } }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(code).toBe(1);
+    // The first expect matches the spec; the second fails on it, without either value.
+    expect(stdout).toContain('(steps: 1 passed, 1 failed)');
+    expect(stdout).toContain(
+      'sensitive-spec.cosi-test.yaml:7:13: error[unexpected-state]: Secrets.example.org(default/db-password) differs from the expected document\n',
+    );
+    expect(stdout).toContain('    -  key: "*** (before)"\n    +  key: "*** (after)"');
+    expect(stdout).not.toContain('hunter2');
+    expect(stdout).not.toContain('not-it');
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { displayPath } from '../../app/display-path.js';
+import { maskChangedValues, maskedDocumentFields } from '../../app/masked-values.js';
 import { toDocument } from '../../app/output-document.js';
 import { PROCESS_EXIT_CODE } from '../../app/process-exit-guard.js';
 import { withConfigManifests } from '../../app/config-manifests.js';
@@ -24,7 +25,7 @@ import { UnknownTargetError } from '../absence-target.js';
 import { absentFields } from '../absent-fields.js';
 import { ExpressionKeyError } from '../chainsaw-expression.js';
 import { ManifestError } from '../manifest-input.js';
-import { matchesPartially, partialDiff } from '../partial-match.js';
+import { matchesPartially, pruneToShape, shapedDiff } from '../partial-match.js';
 import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
 import { isPlainObject } from '../../loaders/manifest-document.js';
 import { OBSERVED_STATUS_TYPE } from '../../engine/resource/observed-status.js';
@@ -322,11 +323,20 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 ),
               ];
             }
-            const actual = toDocument(resource, project.project.registry.get(pointer.type), {
+            const definition = project.project.registry.get(pointer.type);
+            // A sensitive type's spec is compared too; the diff masks it, and a Secret's values,
+            // as `cosi check --expect` and `kubectl diff` do: a test's output goes to CI logs.
+            const actual = toDocument(resource, definition, {
               stable: true,
+              includeSensitive: true,
             });
             const expected = withResolvedType(document, pointer);
             if (placedAt(at, () => matchesPartially(actual, expected))) return [];
+            const [shownExpected, shownActual] = maskChangedValues(
+              expected,
+              pruneToShape(actual, expected),
+              maskedDocumentFields(definition, actual),
+            );
             return [
               {
                 ...failureAt(
@@ -334,7 +344,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                   at,
                   `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${stepClause(step.at, at)}${unsettledClause(project)}`,
                 ),
-                diff: partialDiff(actual, expected, `${at.file}:${at.line}`),
+                diff: shapedDiff(shownActual, shownExpected, `${at.file}:${at.line}`),
               },
             ];
           }),
