@@ -97,7 +97,10 @@ export async function diffProject(
   return {
     changes: changes.map((change): ResourceChange => {
       const definition = read.registry.get(change.type);
-      const masked = maskedChange(change, withheldFieldsOf(definition));
+      const masked = maskedChange(
+        change,
+        definition?.sensitivity === 'sensitive' ? specFields(change) : withheldFieldsOf(definition),
+      );
       const kubernetes = definition?.kubernetes;
       if (kubernetes === undefined) return masked;
       const { apiVersion, kind, namespaced } = kubernetes;
@@ -106,6 +109,16 @@ export async function diffProject(
     findings: read.findings,
     emptyState: resources.length === 0 && definitions.length === 0,
   };
+}
+
+/**
+ * Every field of the spec on either side: all of a sensitive type's spec is masked, as every
+ * other output leaves it out.
+ */
+function specFields({ live, desired }: ResourceChange): string[] {
+  const keys = (spec: unknown): string[] =>
+    typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? Object.keys(spec) : [];
+  return [...new Set([...keys(live?.spec), ...keys(desired?.spec)])];
 }
 
 /**

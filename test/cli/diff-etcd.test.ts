@@ -360,6 +360,34 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     }
   }, 120_000);
 
+  it("masks all of a sensitive type's spec, which no other output prints", async () => {
+    await rm(dir, { recursive: true, force: true });
+    await cp(path.join(REPO, 'fixtures/cli/sensitive'), dir, { recursive: true });
+    const manifest = path.join(dir, 'secrets.yaml');
+    const original = await readFile(manifest, 'utf8');
+    await writeFile(manifest, `${original}  nested: { user: admin-user, pin: '1234' }\n`);
+    run = spawnCosi(['run', '-f', dir, '--state', stateUrl()]);
+    await run.waitForLine(/applied 1 resource/);
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    await writeFile(
+      manifest,
+      `${original.replace('hunter2', 'hunter3')}  nested: { user: admin-user, pin: '5678' }\n`,
+    );
+    const text = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('-  key: "*** (before)"\n+  key: "*** (after)"');
+    expect(text.stdout).toContain('    user: "***"');
+    expect(text.stdout).toContain('-    pin: "*** (before)"');
+    const json = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(json.code).toBe(1);
+    for (const out of [text.stdout, json.stdout]) {
+      for (const value of ['hunter2', 'hunter3', 'admin-user', '1234', '5678']) {
+        expect(out).not.toContain(value);
+      }
+    }
+  }, 120_000);
+
   it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {
     await applyWithRun();
     const types = path.join(dir, 'types.ts');
