@@ -87,6 +87,7 @@ export function explainSourceOf(
     locateDefault: (type, field) => schemaDefaultAt(byInstanceType.get(type), field),
     isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
     isClusterScoped: (type) => outcome.project.registry.get(type)?.kubernetes?.namespaced === false,
+    isSensitive: (type) => outcome.project.registry.get(type)?.sensitivity === 'sensitive',
   };
 }
 

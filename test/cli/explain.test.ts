@@ -162,6 +162,21 @@ describe('cosi explain', () => {
     );
   });
 
+  it("prints a sensitive type's resource without its spec in every format, as get -o does", async () => {
+    const args = ['explain', 'Secrets.example.org/db-password', '-f', 'fixtures/cli/sensitive'];
+    for (const format of ['tree', 'json', 'yaml', 'dot']) {
+      const r = await cli([...args, '-o', format, '-q', '--stable']);
+      expect(r.code, format).toBe(0);
+      expect(r.stdout, format).toContain('db-password');
+      expect(r.stdout, format).not.toContain('hunter2');
+    }
+    const json = await cli([...args, '-o', 'json', '-q', '--stable']);
+    const data = JSON.parse(json.stdout) as { resource: Record<string, unknown> };
+    expect(Object.keys(data.resource)).toEqual(['metadata']);
+    // Which field the manifest set is still said: its path, not its value.
+    expect(json.stdout).toContain('"field": "/spec/key"');
+  });
+
   it('says a missing resource does not exist, and points at --why-not', async () => {
     const { code, stderr } = await cli([
       'explain',

@@ -30,6 +30,8 @@ export interface Explanation {
   readonly clusterScoped?: true;
   /** The resource at the end of the run; absent when it does not exist. */
   readonly resource?: Resource;
+  /** Its type is declared `sensitivity: sensitive`: the resource's spec is never printed. */
+  readonly sensitive?: true;
   /** A kro RGD's output: the RGD and its resource (id, template line) that rendered it. */
   readonly renderedBy?: RenderedBy;
   /** Its `status.state` and `status.conditions`, when it has them: is it ready, and if not, why. */
@@ -78,6 +80,7 @@ export function explainResource(
     pointer,
     ...(source.isClusterScoped?.(pointer.type) === true ? { clusterScoped: true } : {}),
     ...(resource ? { resource } : {}),
+    ...(source.isSensitive?.(pointer.type) === true ? { sensitive: true } : {}),
     ...(rendered ? { renderedBy: rendered } : {}),
     ...(status ? { status } : {}),
     failures: reconcileFailures(index, pointer),

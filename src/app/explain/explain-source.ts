@@ -41,6 +41,8 @@ export interface ExplainSource {
   readonly locateDefault?: (type: string, field: string) => string | undefined;
   /** Whether a type is a cluster-scoped kind: its objects, kept in `default`, are in none. */
   readonly isClusterScoped?: (type: string) => boolean;
+  /** Whether a type is declared `sensitivity: sensitive`: its spec is never printed. */
+  readonly isSensitive?: (type: string) => boolean;
 }
 
 /** The manifest resource with a key (`pointerKey`), if there is one. */
