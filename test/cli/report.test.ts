@@ -253,6 +253,67 @@ data:
     });
   });
 
+  it("keeps all of a sensitive type's content out of a finding's source lines, loaded or not", async () => {
+    const root = await writeProject('sensitive-finding', {
+      'definitions.yaml': `metadata:
+  type: ResourceDefinitions.meta.cosi.dev
+  id: tokens.example.org
+spec:
+  type: Tokens.example.org
+  sensitivity: sensitive
+  schema:
+    type: object
+    properties:
+      key: { type: string, pattern: '^[a-z]+$' }
+      level: { type: integer }
+`,
+      'tokens.yaml': `metadata:
+  type: token
+  id: api
+spec:
+  key: TOPSECRET-KEY
+  level: "TOPSECRET-LEVEL"
+  more: |
+    TOPSECRET-BLOCK
+---
+metadata: { type: Tokens.example.org, id: inline }
+spec: { key: TOPSECRET-INLINE, level: x }
+---
+metadata: { type: Notes.example.org, id: plain }
+spec: { text: PLAIN-NOTE }
+`,
+    });
+    const r = await cli(['report', '-f', root, '-o', '-']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('TOPSECRET');
+    const findings = embeddedData(r.stdout).findings;
+    const at = (line: number) => findings.find((f) => f.line === line)?.excerpt?.lines;
+    // The keys and the head stay: they say where the finding is.
+    expect(at(5)).toEqual([
+      '  id: api',
+      'spec:',
+      `  key: ${NOT_SHOWN}`,
+      `  level: ${NOT_SHOWN}`,
+      `  more: ${NOT_SHOWN}`,
+    ]);
+    expect(at(11)).toEqual([
+      '---',
+      'metadata: { type: Tokens.example.org, id: inline }',
+      `spec: ${NOT_SHOWN}`,
+      '---',
+      'metadata: { type: Notes.example.org, id: plain }',
+    ]);
+    // Another type's document, in the same file, is shown as written.
+    // Another type's document, in the same file, is shown as written.
+    expect(findings.find((f) => f.code === 'unknown-type')?.excerpt?.lines).toEqual([
+      `spec: ${NOT_SHOWN}`,
+      '---',
+      'metadata: { type: Notes.example.org, id: plain }',
+      'spec: { text: PLAIN-NOTE }',
+      '',
+    ]);
+  });
+
   it("keeps a Secret's values out of a finding's source lines too, and shows a ConfigMap's", async () => {
     const root = await writeProject('secret-finding', {
       'secret.yaml': `apiVersion: v1

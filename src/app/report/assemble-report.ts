@@ -17,6 +17,8 @@ import { resourceGraphDags } from '../declared-controllers.js';
 import { explainSourceOf, type ProjectRun } from '../run-project.js';
 import { reportLineage, type ReportLineage } from './report-lineage.js';
 import { createExcerptReader } from './finding-excerpt.js';
+import { sensitiveDocuments } from './sensitive-documents.js';
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import type {
   ReportController,
   ReportData,
@@ -62,7 +64,7 @@ export function assembleReport(input: ReportInput): ReportData {
   const outcome = run?.outcome;
   const report = outcome?.report;
   const summary = summarize(result);
-  const findings = reportFindings(result, input.cwd);
+  const findings = reportFindings(result, input.cwd, run?.manifests.registry);
   const graph: DependencyGraph = outcome?.project.runtime.dependencyGraph() ?? NO_GRAPH;
   const dags = outcome ? resourceGraphDags(outcome.project.registry) : [];
   return {
@@ -126,8 +128,12 @@ function verdictOf(result: CheckResult, report: ConvergenceReport | undefined): 
   return result.cases.some((c) => caseFailed(c, result)) ? 'failed' : 'passed';
 }
 
-function reportFindings(result: CheckResult, cwd: string): ReportFinding[] {
-  const excerpt = createExcerptReader(cwd);
+function reportFindings(
+  result: CheckResult,
+  cwd: string,
+  registry: DefinitionRegistry | undefined,
+): ReportFinding[] {
+  const excerpt = createExcerptReader(cwd, registry && sensitiveDocuments(registry));
   const findings: ReportFinding[] = [];
   for (const c of result.cases) {
     for (const f of c.findings) {

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { withholdSecretLines } from './secret-excerpt.js';
+
+/** What names a document's type: `metadata.type` (cosi's shape), or `apiVersion` and `kind`. */
+export interface DocumentHeader {
+  readonly type?: string;
+  readonly apiVersion?: string;
+  readonly kind?: string;
+}
 
 /** A few lines of a file around a line (a Secret's values withheld). */
 export interface SourceExcerpt {
@@ -18,37 +26,95 @@ const MAX_FILE = 8 * 1024 * 1024;
 
 /**
  * Reads excerpts of the files findings point at, each file once (its lines split once).
- * A file that cannot be read (gone, a directory, the standard input) gives no excerpt.
+ * A file that cannot be read (gone, a directory, the standard input) gives no excerpt. A
+ * Secret's values are withheld, and all the content of the documents `isSensitive` says are of a
+ * sensitive type (read whether they loaded or not: a finding may be what stopped one).
  */
 export function createExcerptReader(
   cwd: string,
+  isSensitive?: (header: DocumentHeader) => boolean,
 ): (file: string, line: number) => SourceExcerpt | undefined {
-  const files = new Map<string, readonly string[] | undefined>();
-  const linesOf = (file: string): readonly string[] | undefined => {
-    if (!files.has(file)) files.set(file, readLines(path.resolve(cwd, file)));
+  const files = new Map<string, SourceFile | undefined>();
+  const fileOf = (file: string): SourceFile | undefined => {
+    if (!files.has(file)) files.set(file, readSource(path.resolve(cwd, file), isSensitive));
     return files.get(file);
   };
   return (file, line) => {
     if (file === '' || file === '<stdin>' || line < 1) return undefined;
-    const lines = linesOf(file);
-    if (!lines || line > lines.length) return undefined;
+    const source = fileOf(file);
+    if (!source || line > source.lines.length) return undefined;
+    const { lines, sensitiveAt } = source;
     const first = Math.max(1, line - CONTEXT);
     const last = Math.min(lines.length, line + CONTEXT);
     return {
       first,
-      lines: withholdSecretLines(lines, first, last).map((l) =>
+      lines: withholdSecretLines(lines, first, last, sensitiveAt).map((l) =>
         l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}…` : l,
       ),
     };
   };
 }
 
-function readLines(file: string): readonly string[] | undefined {
+/** A file's lines, and whether a line (0-based) is in a document of a sensitive type. */
+interface SourceFile {
+  readonly lines: readonly string[];
+  readonly sensitiveAt?: (index: number) => boolean;
+}
+
+function readSource(
+  file: string,
+  isSensitive: ((header: DocumentHeader) => boolean) | undefined,
+): SourceFile | undefined {
+  let text: string;
   try {
-    const text = readFileSync(file);
-    if (text.length > MAX_FILE) return undefined;
-    return text.toString('utf8').split(/\r?\n/);
+    const bytes = readFileSync(file);
+    if (bytes.length > MAX_FILE) return undefined;
+    text = bytes.toString('utf8');
   } catch {
     return undefined;
   }
+  const lines = text.split(/\r?\n/);
+  const ranges = isSensitive ? sensitiveRanges(text, isSensitive) : [];
+  if (ranges.length === 0) return { lines };
+  return {
+    lines,
+    sensitiveAt: (index) => ranges.some(([start, end]) => index >= start && index <= end),
+  };
+}
+
+/**
+ * The line ranges (0-based, inclusive) of the documents of a sensitive type. The YAML parser
+ * reads on past errors, so a document the load refused (the one a finding is about) still has
+ * its header and its range.
+ */
+function sensitiveRanges(
+  text: string,
+  isSensitive: (header: DocumentHeader) => boolean,
+): [number, number][] {
+  const lineCounter = new LineCounter();
+  const ranges: [number, number][] = [];
+  try {
+    const documents = parseAllDocuments(text, {
+      lineCounter,
+      logLevel: 'silent',
+      uniqueKeys: false,
+    });
+    for (const doc of 'empty' in documents ? [] : documents) {
+      const header: DocumentHeader = {
+        ...stringAt(doc.getIn(['metadata', 'type']), 'type'),
+        ...stringAt(doc.get('apiVersion'), 'apiVersion'),
+        ...stringAt(doc.get('kind'), 'kind'),
+      };
+      if (!isSensitive(header)) continue;
+      const [start, , end] = doc.range;
+      ranges.push([lineCounter.linePos(start).line - 1, lineCounter.linePos(end).line - 1]);
+    }
+  } catch {
+    // Text the parser gives up on (an alias bomb): no document known sensitive in it.
+  }
+  return ranges;
+}
+
+function stringAt(value: unknown, key: keyof DocumentHeader): DocumentHeader {
+  return typeof value === 'string' ? { [key]: value } : {};
 }
