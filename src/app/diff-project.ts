@@ -16,8 +16,7 @@ import {
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import { pointerKey } from '../engine/resource/pointer.js';
-import { maskChangedValues } from './masked-values.js';
-import { withheldFieldsOf } from './shown-spec.js';
+import { maskChangedValues, maskedSpecFields } from './masked-values.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
@@ -99,7 +98,7 @@ export async function diffProject(
       const definition = read.registry.get(change.type);
       const masked = maskedChange(
         change,
-        definition?.sensitivity === 'sensitive' ? specFields(change) : withheldFieldsOf(definition),
+        maskedSpecFields(definition, change.live?.spec, change.desired?.spec),
       );
       const kubernetes = definition?.kubernetes;
       if (kubernetes === undefined) return masked;
@@ -109,16 +108,6 @@ export async function diffProject(
     findings: read.findings,
     emptyState: resources.length === 0 && definitions.length === 0,
   };
-}
-
-/**
- * Every field of the spec on either side: all of a sensitive type's spec is masked, as every
- * other output leaves it out.
- */
-function specFields({ live, desired }: ResourceChange): string[] {
-  const keys = (spec: unknown): string[] =>
-    typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? Object.keys(spec) : [];
-  return [...new Set([...keys(live?.spec), ...keys(desired?.spec)])];
 }
 
 /**

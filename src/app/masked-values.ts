@@ -54,6 +54,19 @@ export function maskedDocumentFields(
   return isRecord(document) ? Object.keys(document).filter((key) => !OBJECT_HEAD.has(key)) : [];
 }
 
+/**
+ * The fields of a resource's spec (cosi's `spec`, as the state holds it) whose values a diff of
+ * `specs` masks: a Secret's `data` and `stringData`; every field of a sensitive type's spec on
+ * either side.
+ */
+export function maskedSpecFields(
+  definition: ResourceDefinition | undefined,
+  ...specs: unknown[]
+): readonly string[] {
+  if (definition?.sensitivity !== 'sensitive') return withheldFieldsOf(definition);
+  return [...new Set(specs.flatMap((spec) => (isRecord(spec) ? Object.keys(spec) : [])))];
+}
+
 /** Equal values (a value of a map may be a structure, a sensitive spec's field). */
 function same(a: unknown, b: unknown): boolean {
   return a === b || deepEqual(a, b);

@@ -8,7 +8,8 @@ import { didYouMeanType } from '../loaders/did-you-mean.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
 import { absentFields } from './absent-fields.js';
 import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
-import { matchesPartially, partialDiff } from './partial-match.js';
+import { matchesPartially, pruneToShape, shapedDiff } from './partial-match.js';
+import { maskChangedValues, maskedSpecFields } from '../app/masked-values.js';
 import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
 
@@ -106,11 +107,17 @@ export async function resourceMismatch(
     );
   }
   if (matchesPartially(resource.spec, partialSpec)) return undefined;
+  // A Secret's values and a sensitive type's spec masked, as `cosi test` and `kubectl diff` do.
+  const [expected, actual] = maskChangedValues(
+    partialSpec,
+    pruneToShape(resource.spec, partialSpec),
+    maskedSpecFields(project.project.registry.get(pointer.type), resource.spec, partialSpec),
+  );
   return new CosiAssertionError(
     noted(
       `expected the spec of ${formatPointer(pointer)} to match${absentFields(resource.spec, partialSpec)}`,
     ),
-    partialDiff(resource.spec, partialSpec, `${pointer.type} ${pointer.id} spec`),
+    shapedDiff(actual, expected, `${pointer.type} ${pointer.id} spec`),
   );
 }
 

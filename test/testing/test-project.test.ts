@@ -219,6 +219,33 @@ describe('createTestProject on the vm-network fixture', () => {
     expect(changed.message).toContain('error[duplicate-definition]');
   });
 
+  it("expectResource's diff masks a Secret's values and a sensitive type's spec, as cosi test does", async () => {
+    const p = await project({ manifests: 'fixtures/cli/sensitive' });
+    await p.apply(
+      'apiVersion: v1\nkind: Secret\nmetadata: { name: db }\nstringData: { password: live-pw, user: admin-user }\n',
+    );
+    await p.converge();
+    const secret = await thrown(() =>
+      expectResource(p, 'Secrets.core', 'db', {
+        stringData: { password: 'wrong-pw', user: 'admin-user' },
+      }),
+    );
+    if (!(secret instanceof CosiAssertionError)) throw secret;
+    const diff = secret.resourceDiff ?? '';
+    expect(diff).toContain('-  password: "*** (before)"\n+  password: "*** (after)"');
+    expect(diff).toContain('   user: "***"');
+    const sensitive = await thrown(() =>
+      expectResource(p, 'Secrets.example.org', 'db-password', { key: 'not-it' }),
+    );
+    if (!(sensitive instanceof CosiAssertionError)) throw sensitive;
+    expect(sensitive.resourceDiff).toContain('-key: "*** (before)"\n+key: "*** (after)"');
+    for (const error of [secret, sensitive]) {
+      for (const value of ['live-pw', 'wrong-pw', 'admin-user', 'hunter2', 'not-it']) {
+        expect(error.message).not.toContain(value);
+      }
+    }
+  });
+
   it('a missing resource of a type that has resources in other namespaces names them', async () => {
     const p = await project({ manifests: 'fixtures/kro-webapp' });
     await p.converge();
