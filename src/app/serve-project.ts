@@ -42,6 +42,13 @@ export interface ServeProjectOptions extends ConfigLocation, ManifestsRequiremen
   readonly ignore?: readonly string[];
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /**
+   * Awaited once the config, its controllers (its `setup` on a scratch runtime) and the manifests
+   * loaded without errors, before the state is read or written: `cosi run --watch` stops the
+   * runtime this start replaces only then, and a config saved mid-edit leaves it running. A
+   * rejection ends the start with that error.
+   */
+  readonly loaded?: () => Promise<void>;
   /** Manifest writes under way at once (see `OpenProjectOptions.applyConcurrency`); 1. */
   readonly applyConcurrency?: number;
   /** Controller writes under way at once (see `OpenProjectOptions.writesInFlight`); 1. */
@@ -169,9 +176,6 @@ export async function serveProject(
   const read = (): Promise<ReadResult> => readProjectManifests(resolved, config);
   const first = await read();
   if (hasErrors(first.findings)) return { config, findings: first.findings };
-  // Another project's resources under the same prefix would be mixed with this one's.
-  const foreign = await foreignTypes(options.state, first.registry);
-  if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   // Before anything is started: the fingerprint's, and a `setup` that fails fails here.
   // The RGDs' and YAML transforms' controllers run beside the config's, as in `apply`; they are
   // the manifests' of the first load, as the config's code is the one the process started with.
@@ -184,6 +188,10 @@ export async function serveProject(
     ...(await projectControllerNames(config, options.cwd, options.timeout, options.monitor)),
     ...declared.map((c) => c.name),
   ].sort();
+  await options.loaded?.();
+  // Another project's resources under the same prefix would be mixed with this one's.
+  const foreign = await foreignTypes(options.state, first.registry);
+  if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(

@@ -76,6 +76,12 @@ export interface ServeHooks {
   readonly onFault?: (fault: RuntimeFault) => void;
   /** Told when the project's code runs (the worker's heartbeat). */
   readonly monitor?: UserCodeMonitor;
+  /**
+   * Awaited once the config, its controllers and the manifests loaded without errors, before the
+   * state is asked anything (see `ServeProjectOptions.loaded`); the start goes on once it
+   * resolves, and ends with its error when it rejects.
+   */
+  readonly loaded?: () => Promise<void>;
 }
 
 /** What stopped the thread a runtime ran in, for a log line. */
@@ -149,8 +155,8 @@ export interface ServedRuntime {
 }
 
 /**
- * Serves the project of `request` in this thread: opens the state, asks etcd once whether it is
- * there (within `connectTimeout`), applies the manifests, starts the controllers (the leader's
+ * Serves the project of `request` in this thread: loads the config and the manifests, asks etcd
+ * once whether it is there (within `connectTimeout`), applies the manifests, starts the controllers (the leader's
  * once `elect` resolves) and tracks their reconciles. This is also what the worker thread of
  * `cosi run` runs (see `run-worker.ts`).
  */
@@ -183,8 +189,8 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     logWaiting?.().catch(() => undefined);
   };
   const { elect, monitor } = hooks;
-  const start = async (): Promise<ServeStart> => {
-    // An etcd starting beside this process (a refused connection) is waited for.
+  /** Once the project loaded: an etcd starting beside this process (refusing) is waited for. */
+  const probe = async (): Promise<void> => {
     if (opened.etcd) {
       await opened.etcd.probe(request.connectTimeout, undefined, {
         wait: true,
@@ -197,6 +203,8 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
           }),
       });
     }
+  };
+  const start = async (): Promise<ServeStart> => {
     const result = await serveProject({
       files: [...request.files],
       ...(request.requireManifests ? { requireManifests: true } : {}),
@@ -208,6 +216,10 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       timeout: request.timeout,
       ...(elect ? { elect } : {}),
       ...(monitor ? { monitor } : {}),
+      loaded: async () => {
+        await hooks.loaded?.();
+        await probe();
+      },
       ...(request.config !== undefined ? { config: request.config } : {}),
       ...(request.ignore !== undefined ? { ignore: [...request.ignore] } : {}),
       ...(request.writesInFlight !== undefined

@@ -350,11 +350,21 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await a.waitForLine(/elected leader: running 3 controllers$/m, 20_000);
     const b = start('5s');
     await b.waitForLine(/following /, 20_000);
+    await waitFor(() => electionKeys().then((keys) => keys.length === 2), 20_000, 'two candidates');
+    const candidates = await electionKeys();
     const config = path.join(dir, 'cosi.config.ts');
-    await writeFile(
-      config,
-      (await readFile(config, 'utf8')).replace(', createPlacementController()]', ']'),
-    );
+    const original = await readFile(config, 'utf8');
+    // Saved mid-edit: neither stops what runs, the leader leads on, on the same lease.
+    await writeFile(config, `${original}\nexport const broken = (;\n`);
+    for (const p of [a, b]) {
+      await p.waitForLine(
+        /ERROR not restarted: the config cannot be loaded \(the last good code keeps running\); it restarts at the next change of the files code=restart-failed$/m,
+        30_000,
+      );
+    }
+    expect(await electionKeys()).toEqual(candidates);
+    for (const p of [a, b]) expect(p.stderr().split('started as ')).toHaveLength(2);
+    await writeFile(config, original.replace(', createPlacementController()]', ']'));
     const restarted = (p: CosiProcess): boolean =>
       p.stderr().split('started as ').length === 3 &&
       /(elected leader: running 2 controllers|following )/.test(
@@ -564,8 +574,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
 
   it('--watch: a restart while etcd is unreachable is tried again, and leads with the new config once etcd answers', async () => {
     const proxy = await startTcpProxy(etcd.endpoint);
+    // The leader runs on while the edited config loads, cut off from etcd: a lease that outlasts
+    // the load on a loaded machine (it would stop it, exit 4, as any leader cut off too long).
     const h = runThrough(proxy.endpoint, {
-      leaseTtl: '2s',
+      leaseTtl: '6s',
       requestTimeout: '1s',
       connectTimeout: '1s',
       watch: true,

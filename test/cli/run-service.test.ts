@@ -1,5 +1,5 @@
 import { Etcd3 } from 'etcd3';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -174,6 +174,93 @@ describe('cosi run in memory, as a service', () => {
       ),
     ]);
   }, 60_000);
+});
+
+describe('cosi run --watch in memory, as a service: a restart', () => {
+  let dir: string;
+  const processes: CosiProcess[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-restart-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('of a config saved mid-edit stops nothing: the controllers keep running, /readyz stays ready; json logs', async () => {
+    const p = spawnCosi(
+      [
+        'run',
+        '-f',
+        '.',
+        '--watch',
+        '--log-format',
+        'json',
+        '--metrics-addr',
+        '127.0.0.1:0',
+        '--health-addr',
+        '127.0.0.1:0',
+      ],
+      dir,
+    );
+    processes.push(p);
+    const records = (): { msg: string; level: string; code?: string }[] =>
+      p
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; level: string; code?: string });
+    const line = await p.waitForLine(/"serving \/metrics, \/healthz, \/readyz on http:/);
+    const base = /on (http:\/\/[\d.]+:\d+)/.exec(line)?.[1] ?? '';
+    await p.waitUntil(
+      async () => (await get(`${base}/readyz`)).status === 200,
+      30_000,
+      '/readyz to answer 200',
+    );
+    const config = path.join(dir, 'cosi.config.ts');
+    const original = await readFile(config, 'utf8');
+    const seen = records().length;
+    await writeFile(config, `${original}\nexport const broken = (;\n`);
+    // Asked all along, from the save until the restart said it failed: ready, as it leads.
+    const answers = new Set<string>();
+    await p.waitUntil(
+      async () => {
+        const { status, body } = await get(`${base}/readyz`);
+        answers.add(`${status} ${body.trim()}`);
+        return records().some((r) => r.code === 'restart-failed');
+      },
+      30_000,
+      'the restart to fail',
+    );
+    expect([...answers]).toEqual(['200 ok: leading: converged']);
+    expect(records().slice(seen)).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        code: 'restarting',
+        msg: 'cosi.config.ts changed: restarting the controllers to load it',
+      }),
+      expect.objectContaining({ level: 'error', code: 'config' }),
+      expect.objectContaining({
+        level: 'error',
+        code: 'restart-failed',
+        msg: 'not restarted: the config cannot be loaded (the last good code keeps running); it restarts at the next change of the files',
+      }),
+    ]);
+    // The controllers that ran still run: the metrics are theirs, the three of them.
+    const metrics = (await get(`${base}/metrics`)).body;
+    expect(sample(metrics, 'workqueue_depth', 'name="PlacementController"')).toBe(0);
+    expect(sample(metrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
+    // The next save that loads replaces them, as a restart did: two controllers now.
+    await writeFile(config, original.replace(', createPlacementController()]', ']'));
+    await p.waitForLine(/"leading: running 2 controllers"/, 30_000);
+    expect(records().filter((r) => r.msg.startsWith('started as'))).toHaveLength(2);
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 90_000);
 });
 
 describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {

@@ -247,6 +247,8 @@ async function serveUntilEnded(
   /** When `--watch` last applied a change (0: not yet). */
   let appliedSince = 0;
   let served: ServedRuntime | undefined;
+  /** A `--watch` restart's runtime, loading beside the one that runs: ended with the run. */
+  let preparing: { readonly discard: () => Promise<void> } | undefined;
   let started = false;
   let watcher: ReapplyWatcher | undefined;
   const servers: OpsServer[] = [];
@@ -335,14 +337,36 @@ async function serveUntilEnded(
     /**
      * Starts the runtime, with an election of its own on etcd: what it says of its election and
      * leadership is logged once `announce` is called (after its start is), and only while it is
-     * the latest start.
+     * the latest start. `gated` (a `--watch` restart): it loads the project beside the runtime
+     * that runs, and goes no further (nothing applied, no campaign) until `take` makes it the
+     * runtime that runs; `loading` says how the load went, `discard` ends it instead.
      */
-    const startServing = (): {
+    const startServing = (
+      gated: boolean,
+    ): {
+      readonly loading: Promise<
+        { readonly loaded: true } | { readonly early: Ending } | { readonly begun: ServeStart }
+      >;
+      readonly take: () => void;
+      readonly discard: () => Promise<void>;
+      /** What stopped its thread before it was taken (its code loading), if anything did. */
+      readonly fault: () => RuntimeFault | undefined;
       readonly outcome: Promise<{ readonly early: Ending } | { readonly begun: ServeStart }>;
       readonly announce: () => void;
     } => {
-      const current = ++generation;
-      const isCurrent = (): boolean => current === generation && current > retired;
+      /** Its start's number once taken (0 before). */
+      let current = 0;
+      const isCurrent = (): boolean => current > 0 && current === generation && current > retired;
+      let loadFault: RuntimeFault | undefined;
+      let onLoaded!: () => void;
+      const loaded = new Promise<void>((resolve) => (onLoaded = resolve));
+      let goOn!: () => void;
+      let stay!: (error: Error) => void;
+      const gate = new Promise<void>((resolve, reject) => {
+        goOn = resolve;
+        stay = reject;
+      });
+      gate.catch(() => undefined);
       let lastLeader: string | undefined;
       const candidate =
         location.kind === 'etcd'
@@ -377,7 +401,6 @@ async function serveUntilEnded(
               },
             })
           : undefined;
-      election = candidate;
       // What the runtime says of its leadership is logged after its start is.
       let announce!: () => void;
       const announced = new Promise<void>((resolve) => (announce = resolve));
@@ -385,9 +408,13 @@ async function serveUntilEnded(
         void announced.then(() => {
           if (isCurrent()) then();
         });
-      served = serve(request, {
+      const runtime = serve(request, {
         counts: metrics,
         onLog: (record) => log.record(record),
+        loaded: () => {
+          onLoaded();
+          return gate;
+        },
         ...(candidate
           ? { elect: (signal, fingerprint) => candidate.elect(signal, fingerprint) }
           : {}),
@@ -412,9 +439,10 @@ async function serveUntilEnded(
         onLeadFailed: (error) => said(() => finish({ kind: 'failed', error })),
         onFault: (fault) => {
           if (isCurrent()) finish({ kind: 'fault', fault });
+          else if (current === 0) loadFault = fault;
         },
       });
-      const starting = served.started.catch((error: unknown) => {
+      const starting = runtime.started.catch((error: unknown) => {
         if (error instanceof ServeRefusal) throw error;
         // The state is unreachable or refused the manifests: said in one line, not a stack.
         throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
@@ -424,7 +452,30 @@ async function serveUntilEnded(
         starting.then((begun) => ({ begun })),
         ended.then((early) => ({ early })),
       ]);
-      return { outcome, announce };
+      // A discarded start fails with nobody left to hear it.
+      outcome.catch(() => undefined);
+      const loading = Promise.race([loaded.then(() => ({ loaded: true }) as const), outcome]);
+      loading.catch(() => undefined);
+      const take = (): void => {
+        current = ++generation;
+        served = runtime;
+        election = candidate;
+        goOn();
+      };
+      let discarded: Promise<void> | undefined;
+      const discard = (): Promise<void> =>
+        (discarded ??= (async () => {
+          stay(new Error('the runtime it was to replace runs on'));
+          // It applied nothing and never campaigned: its thread ends, whatever it is doing.
+          await Promise.race([
+            runtime.stop().catch(() => undefined),
+            new Promise((resolve) => setTimeout(resolve, requestTimeout).unref()),
+          ]);
+          await runtime.abandon();
+          await candidate?.close();
+        })());
+      if (!gated) take();
+      return { loading, take, discard, fault: () => loadFault, outcome, announce };
     };
 
     /** Says a start that began: where, what it applied; then what it says of its leadership. */
@@ -436,7 +487,7 @@ async function serveUntilEnded(
       announce();
     };
 
-    const first = startServing();
+    const first = startServing(false);
     const start = await first.outcome;
     if ('early' in start) return stopBeforeStart(start.early, log);
     if (start.begun.kind !== 'started') {
@@ -472,56 +523,104 @@ async function serveUntilEnded(
           ),
         restart: async (cause) => {
           if (endingNow()) return true;
-          log.info(describeRestart(io.cwd, cause, served === undefined), { code: 'restarting' });
-          health.restarting();
-          appliedSince = performance.now();
-          // A follower's stop withdraws its campaign, which fails its election: not an ending.
-          retired = generation;
-          if (await stopServing(false)) after.lingering = true;
-          // Ended meanwhile: the stop that follows finds nothing started.
-          if (endingNow()) return true;
-          const again = startServing();
-          let restarted: { readonly early: Ending } | { readonly begun: ServeStart };
+          /** Whether a runtime runs, which keeps running should the new code not load. */
+          const running = served !== undefined;
+          log.info(describeRestart(io.cwd, cause, !running), { code: 'restarting' });
+          // The changed code loads beside the running one, which stops only once it did.
+          const next = startServing(true);
+          preparing = next;
+          let load: Awaited<typeof next.loading>;
           try {
-            restarted = await again.outcome;
+            load = await next.loading;
           } catch (error) {
+            await discardPreparing();
+            const fault = next.fault();
+            if (fault !== undefined) {
+              logFault(log, fault);
+              return notRestarted('its code stopped the thread it loaded in', running);
+            }
             if (!(error instanceof ServeRefusal)) throw error;
-            if (error.code === 'etcd-unreachable') {
-              // etcd may come back, and no change of the files would say so: tried again.
-              health.down(`${error.message}: trying again`);
-              throw new Error(error.message);
-            }
-            // The config cannot be loaded (a syntax error mid-edit): the next change tries again.
             log.error(error.message, { code: error.code });
-            return notRestarted('the config cannot be loaded');
+            return notRestarted('the config cannot be loaded', running);
           }
-          if ('early' in restarted) return true;
-          if (restarted.begun.kind !== 'started') {
-            if (restarted.begun.kind === 'refused') {
-              logFindings(log, io.cwd, restarted.begun.findings);
-            }
-            return notRestarted('the manifests have errors');
+          if (!('loaded' in load)) await discardPreparing();
+          if ('early' in load) return true;
+          if ('begun' in load) {
+            if (load.begun.kind === 'refused') logFindings(log, io.cwd, load.begun.findings);
+            return notRestarted('the manifests have errors', running);
           }
-          sayStarted(restarted.begun, again.announce);
-          const now = watchedOf(restarted.begun);
-          if (now.join('\n') !== watched.join('\n')) {
-            // The config imports other modules now: those are watched instead, by the same
-            // watcher (what changed during this restart starts it again).
-            watched = now;
-            watcher?.watch(watched);
-          }
-          return true;
+          return takeOver(next);
         },
       };
-      /** A restart that could not start: said, and the runtime is down until the next change. */
-      const notRestarted = (why: string): false => {
+      /** Ends the restart's runtime that loads (or loaded) and did not replace the one that runs. */
+      const discardPreparing = async (): Promise<void> => {
+        const next = preparing;
+        preparing = undefined;
+        await next?.discard();
+      };
+      /** The loaded runtime `next` replaces the one that runs: that one stops, and it goes on. */
+      const takeOver = async (next: ReturnType<typeof startServing>): Promise<boolean> => {
+        health.restarting();
+        appliedSince = performance.now();
+        // A follower's stop withdraws its campaign, which fails its election: not an ending.
+        retired = generation;
+        if (await stopServing(false)) after.lingering = true;
+        // Ended meanwhile: the stop that follows finds nothing started.
+        if (endingNow()) {
+          await discardPreparing();
+          return true;
+        }
+        preparing = undefined;
+        next.take();
+        let restarted: { readonly early: Ending } | { readonly begun: ServeStart };
+        try {
+          restarted = await next.outcome;
+        } catch (error) {
+          // Nothing runs: the start failed on the way.
+          if (await stopServing(false)) after.lingering = true;
+          if (!(error instanceof ServeRefusal)) throw error;
+          if (error.code === 'etcd-unreachable') {
+            // etcd may come back, and no change of the files would say so: tried again.
+            health.down(`${error.message}: trying again`);
+            throw new Error(error.message);
+          }
+          log.error(error.message, { code: error.code });
+          return notRestarted('it could not start', false);
+        }
+        if ('early' in restarted) return true;
+        if (restarted.begun.kind !== 'started') {
+          if (restarted.begun.kind === 'refused') {
+            logFindings(log, io.cwd, restarted.begun.findings);
+          }
+          if (await stopServing(false)) after.lingering = true;
+          return notRestarted('the manifests have errors', false);
+        }
+        sayStarted(restarted.begun, next.announce);
+        const now = watchedOf(restarted.begun);
+        if (now.join('\n') !== watched.join('\n')) {
+          // The config imports other modules now: those are watched instead, by the same
+          // watcher (what changed during this restart starts it again).
+          watched = now;
+          watcher?.watch(watched);
+        }
+        return true;
+      };
+      /**
+       * A restart that could not start, said: the runtime that ran keeps running (`running`), or
+       * nothing runs until the next change.
+       */
+      const notRestarted = (why: string, running: boolean): false => {
+        if (running) {
+          log.error(
+            `not restarted: ${why} (the last good code keeps running); it restarts at the next change of the files`,
+            { code: 'restart-failed' },
+          );
+          return false;
+        }
         log.error(`not started again: ${why}; it starts again at the next change of the files`, {
           code: 'restart-failed',
         });
         health.down(`${why}: waiting for a change of the files`);
-        void stopServing(false).then((lingering) => {
-          if (lingering) after.lingering = true;
-        });
         return false;
       };
       /** The runtime that runs now; none (down) asks for a restart at the next change. */
@@ -554,6 +653,7 @@ async function serveUntilEnded(
     // bounded for a leader that lost its lease.
     const closing = watcher?.close();
     if (await stopServing(ending?.kind === 'lost')) after.lingering = true;
+    await preparing?.discard();
     const closed = await Promise.race([
       closing?.then(() => true) ?? true,
       new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),

@@ -30,9 +30,9 @@ export interface ReapplyReport {
   failed(error: Error, retryInMs: number): void;
   /**
    * Starts the runtime again, which loads the code and definitions and applies the manifests:
-   * resolves true once it runs, false when it could not start for what only another change of
-   * the files fixes (said by the caller; the next change starts it again); rejects for what may
-   * pass (the state unreachable), tried again with backoff.
+   * resolves true once it runs, false when it did not restart for what only another change of
+   * the files fixes (said by the caller; the runtime that ran may run on, and the next change
+   * restarts); rejects for what may pass (the state unreachable), tried again with backoff.
    */
   restart(cause: RestartCause): Promise<boolean>;
 }

@@ -11,6 +11,8 @@ import type { ReapplyResult, RuntimeFigures, ServeStart } from '../../app/served
  * worker sends what they need as data.
  */
 export type FromRunWorker =
+  /** The project loaded (config, controllers, manifests): it waits for `proceed` to go on. */
+  | { readonly kind: 'loaded' }
   | { readonly kind: 'started'; readonly start: ServeStart }
   | { readonly kind: 'start-failed'; readonly error: CrossedError }
   /** Log records and reconcile counts, gathered over a turn of the worker's event loop. */
@@ -27,6 +29,8 @@ export type FromRunWorker =
   | { readonly kind: 'stopped' };
 
 export type ToRunWorker =
+  /** The loaded project may go on: apply the manifests, start the controllers. */
+  | { readonly kind: 'proceed' }
   | { readonly kind: 'elected'; readonly id: number }
   | { readonly kind: 'elect-failed'; readonly id: number; readonly error: CrossedError }
   | { readonly kind: 'reapply'; readonly id: number }

@@ -100,6 +100,15 @@ const elect = (signal: AbortSignal, fingerprint: ProjectFingerprint): Promise<vo
     post({ kind: 'elect', id, fingerprint });
   });
 
+/** The loaded project waits here for the main thread's `proceed` (see `ServeHooks.loaded`). */
+let proceed: { resolve: () => void; reject: (error: Error) => void } | undefined;
+const loaded = (): Promise<void> =>
+  new Promise((resolve, reject) => {
+    proceed = { resolve, reject };
+    flush();
+    post({ kind: 'loaded' });
+  });
+
 const { monitor, site } = trackingSite(heartbeatWriter(heartbeat));
 // What the project's code prints is logged as records, placed at the code that printed it.
 const output = captureProjectOutput(
@@ -117,6 +126,7 @@ const served = serveRuntime(data, {
     soon();
   },
   ...(data.location.kind === 'etcd' ? { elect } : {}),
+  loaded,
   onLeading: (controllers) => {
     flush();
     post({ kind: 'leading', controllers });
@@ -143,6 +153,9 @@ const answer = (id: number, work: () => Promise<ReapplyResult | RuntimeFigures>)
 
 port.on('message', (message: ToRunWorker) => {
   switch (message.kind) {
+    case 'proceed':
+      proceed?.resolve();
+      return;
     case 'elected':
       elections.get(message.id)?.resolve();
       elections.delete(message.id);
@@ -158,6 +171,8 @@ port.on('message', (message: ToRunWorker) => {
       answer(message.id, () => served.figures());
       return;
     case 'stop':
+      // A start that waits to go on ends here: it never touches the state.
+      proceed?.reject(new Error('the runtime stopped'));
       void served
         .stop()
         .catch(() => undefined)

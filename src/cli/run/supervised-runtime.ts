@@ -59,6 +59,13 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
   const onMessage = (raw: unknown): void => {
     const message = raw as FromRunWorker;
     switch (message.kind) {
+      case 'loaded':
+        // Told to go on once the caller lets it (never, when it stops it instead).
+        (hooks.loaded?.() ?? Promise.resolve()).then(
+          () => post({ kind: 'proceed' }),
+          () => undefined,
+        );
+        return;
       case 'started':
         begun = true;
         started.resolve(message.start);
