@@ -39,7 +39,8 @@ export interface ReapplyReport {
 
 /**
  * Applies the manifests again after file changes (`cosi run --watch`): changes within 100 ms are
- * one apply, and applies never overlap. Manifests with errors are reported and not applied (the
+ * one apply, applies never overlap, and the changes made while one runs (a restart) are one apply
+ * after it. Manifests with errors are reported and not applied (the
  * last good ones keep running); an apply that fails (the state unreachable) is reported and
  * retried with backoff, since the files did not change and nothing else would apply them again.
  * A changed script (the config, code it imports) or changed definitions start the runtime
@@ -60,11 +61,21 @@ export function reapplyOnChange(
   const isClosed = (): boolean => closed;
   /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
   let retryDelay = RETRY_FIRST_MS;
+  /**
+   * Whether an apply waits its turn (behind a restart): it reads the files as they are when it
+   * begins, so the changes until then are all its own, not one apply each.
+   */
+  let queued = false;
   const schedule = (ms: number): void => {
     clearTimeout(timer);
     if (closed) return;
     timer = setTimeout(() => {
-      chain = chain.then(reapply);
+      if (queued) return;
+      queued = true;
+      chain = chain.then(() => {
+        queued = false;
+        return reapply();
+      });
     }, ms);
   };
   /** Scripts changed since the runtime last started, by absolute path. */

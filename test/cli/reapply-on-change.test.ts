@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FileEvent } from '../../src/app/file-events.js';
+import type { ReapplyResult } from '../../src/app/served-runtime.js';
+import { reapplyOnChange, type ReapplyReport } from '../../src/cli/run/reapply-on-change.js';
+
+/**
+ * `cosi run --watch`'s watcher, its files and runtime stood in for: the timers are the test's
+ * (the 100 ms that make changes one apply), the runtime answers when the test says.
+ */
+describe('reapplyOnChange', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('saves during a restart are one apply after it, however many there were', async () => {
+    let onEvent = (_: FileEvent): void => undefined;
+    const applies: string[] = [];
+    let restarted!: (ok: boolean) => void;
+    const restarts: string[][] = [];
+    const report: ReapplyReport = {
+      applied: () => applies.push('applied'),
+      refused: () => applies.push('refused'),
+      failed: (error) => applies.push(`failed: ${error.message}`),
+      restart: (cause) => {
+        restarts.push([...cause.scripts]);
+        return new Promise<boolean>((resolve) => (restarted = resolve));
+      },
+    };
+    let reapplies = 0;
+    const served = {
+      reapply: (): Promise<ReapplyResult> => {
+        reapplies++;
+        return Promise.resolve({
+          applied: { resources: 1, created: 0, updated: 1, removed: 0 },
+          skipped: [],
+        });
+      },
+    };
+    const watcher = reapplyOnChange(
+      '/p',
+      ['/p/cosi.config.ts', '/p/vms.yaml'],
+      (_paths, handler) => {
+        onEvent = handler;
+        return { close: () => Promise.resolve() };
+      },
+      served,
+      report,
+    );
+    onEvent({ kind: 'change', path: '/p/cosi.config.ts' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(restarts).toEqual([['/p/cosi.config.ts']]);
+    // Three saves while the restart runs, each past the 100 ms that would join them.
+    for (let i = 0; i < 3; i++) {
+      onEvent({ kind: 'change', path: '/p/vms.yaml' });
+      await vi.advanceTimersByTimeAsync(150);
+    }
+    expect(reapplies).toBe(0);
+    restarted(true);
+    await vi.advanceTimersByTimeAsync(0);
+    // The restarted runtime reads the files as they are now: once.
+    expect(reapplies).toBe(1);
+    expect(applies).toEqual(['applied']);
+    // A save once that apply began is another one.
+    onEvent({ kind: 'change', path: '/p/vms.yaml' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(reapplies).toBe(2);
+    expect(restarts).toHaveLength(1);
+    await watcher.close();
+  });
+});
