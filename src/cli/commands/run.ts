@@ -6,7 +6,6 @@ import {
   type ElectionRelease,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
-import { displayPath } from '../../app/display-path.js';
 import {
   OpsAddressError,
   parseListenAddress,
@@ -15,13 +14,11 @@ import {
 } from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
 import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
-import type { ApplyCounts } from '../../app/serve-project.js';
 import { ServeRefusal } from '../../app/serve-refusal.js';
 import {
   serveRuntime,
   type RuntimeFault,
   type ServeRequest,
-  type ServeStart,
   type ServedRuntime,
 } from '../../app/served-runtime.js';
 import {
@@ -31,10 +28,8 @@ import {
   type StateLocation,
 } from '../../app/state-url.js';
 import { formatDuration } from '../../app/format-duration.js';
-import { describeConnectionFailure } from '../../state-etcd/connection-failure.js';
 import { USER_CODE_WAIT } from '../../app/user-code-deadline.js';
 import { toError } from '../../engine/errors.js';
-import type { Finding } from '../../loaders/finding.js';
 import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { MAX_WAIT_MS, parseDuration } from '../duration.js';
@@ -43,11 +38,18 @@ import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/run-log.js';
 import {
-  reapplyOnChange,
-  type ReapplyReport,
-  type ReapplyWatcher,
-  type RestartCause,
-} from '../run/reapply-on-change.js';
+  counted,
+  describeApply,
+  logFault,
+  logFindings,
+  logTooLarge,
+} from '../run/run-log-lines.js';
+import {
+  watchRuntime,
+  type BegunStart,
+  type RuntimeStart,
+  type RuntimeWatch,
+} from '../run/watch-runtime.js';
 import { errorCode } from '../run/run-worker-messages.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 
@@ -247,10 +249,9 @@ async function serveUntilEnded(
   /** When `--watch` last applied a change (0: not yet). */
   let appliedSince = 0;
   let served: ServedRuntime | undefined;
-  /** A `--watch` restart's runtime, loading beside the one that runs: ended with the run. */
-  let preparing: { readonly discard: () => Promise<void> } | undefined;
   let started = false;
-  let watcher: ReapplyWatcher | undefined;
+  /** `--watch`: the files watched, and a restart's runtime loading (ended with the run). */
+  let watch: RuntimeWatch | undefined;
   const servers: OpsServer[] = [];
   /**
    * Stops the runtime that runs and closes its election, releasing it unless leadership was
@@ -341,19 +342,7 @@ async function serveUntilEnded(
      * that runs, and goes no further (nothing applied, no campaign) until `take` makes it the
      * runtime that runs; `loading` says how the load went, `discard` ends it instead.
      */
-    const startServing = (
-      gated: boolean,
-    ): {
-      readonly loading: Promise<
-        { readonly loaded: true } | { readonly early: Ending } | { readonly begun: ServeStart }
-      >;
-      readonly take: () => void;
-      readonly discard: () => Promise<void>;
-      /** What stopped its thread before it was taken (its code loading), if anything did. */
-      readonly fault: () => RuntimeFault | undefined;
-      readonly outcome: Promise<{ readonly early: Ending } | { readonly begun: ServeStart }>;
-      readonly announce: () => void;
-    } => {
+    const startServing = (gated: boolean): RuntimeStart<Ending> => {
       /** Its start's number once taken (0 before). */
       let current = 0;
       const isCurrent = (): boolean => current > 0 && current === generation && current > retired;
@@ -479,7 +468,7 @@ async function serveUntilEnded(
     };
 
     /** Says a start that began: where, what it applied; then what it says of its leadership. */
-    const sayStarted = (begun: ServeStart & { kind: 'started' }, announce: () => void): void => {
+    const sayStarted = (begun: BegunStart, announce: () => void): void => {
       log.info(`started as ${identity} on ${where}` + (election ? ` (lease TTL ${ttl}s)` : ''));
       log.info(describeApply(begun.applied));
       logTooLarge(log, io.cwd, begun.skipped);
@@ -498,136 +487,25 @@ async function serveUntilEnded(
     started = true;
     sayStarted(start.begun, first.announce);
     if (flags.watch) {
-      /** The manifests, and the project's scripts: a script's change starts the runtime again. */
-      const watchedOf = (begun: { files: readonly string[]; scripts: readonly string[] }) => [
-        ...new Set([...begun.files, ...begun.scripts]),
-      ];
-      let watched = watchedOf(start.begun);
-      const report: ReapplyReport = {
+      watch = watchRuntime<Ending>({
+        cwd: io.cwd,
+        log,
+        health,
+        location,
+        watchFiles,
+        first: start.begun,
+        running: () => served,
+        ending: endingNow,
         applying: () => {
           appliedSince = performance.now();
         },
-        applied: (counts, skipped) => {
-          log.info(describeApply(counts));
-          logTooLarge(log, io.cwd, skipped);
-        },
-        refused: (findings) => {
-          logFindings(log, io.cwd, findings);
-          log.error('not applied: the manifests have errors (the last good ones keep running)', {
-            code: 'invalid-manifests',
-          });
-        },
-        failed: (error, retryInMs) =>
-          log.warn(
-            `apply failed: ${describeApplyFailure(error, location)} (retrying in ${formatDuration(retryInMs)})`,
-          ),
-        restart: async (cause) => {
-          if (endingNow()) return true;
-          /** Whether a runtime runs, which keeps running should the new code not load. */
-          const running = served !== undefined;
-          log.info(describeRestart(io.cwd, cause, !running), { code: 'restarting' });
-          // The changed code loads beside the running one, which stops only once it did.
-          const next = startServing(true);
-          preparing = next;
-          let load: Awaited<typeof next.loading>;
-          try {
-            load = await next.loading;
-          } catch (error) {
-            await discardPreparing();
-            const fault = next.fault();
-            if (fault !== undefined) {
-              logFault(log, fault);
-              return notRestarted('its code stopped the thread it loaded in', running);
-            }
-            if (!(error instanceof ServeRefusal)) throw error;
-            log.error(error.message, { code: error.code });
-            return notRestarted('the config cannot be loaded', running);
-          }
-          if (!('loaded' in load)) await discardPreparing();
-          if ('early' in load) return true;
-          if ('begun' in load) {
-            if (load.begun.kind === 'refused') logFindings(log, io.cwd, load.begun.findings);
-            return notRestarted('the manifests have errors', running);
-          }
-          return takeOver(next);
-        },
-      };
-      /** Ends the restart's runtime that loads (or loaded) and did not replace the one that runs. */
-      const discardPreparing = async (): Promise<void> => {
-        const next = preparing;
-        preparing = undefined;
-        await next?.discard();
-      };
-      /** The loaded runtime `next` replaces the one that runs: that one stops, and it goes on. */
-      const takeOver = async (next: ReturnType<typeof startServing>): Promise<boolean> => {
-        health.restarting();
-        appliedSince = performance.now();
-        // A follower's stop withdraws its campaign, which fails its election: not an ending.
-        retired = generation;
-        if (await stopServing(false)) after.lingering = true;
-        // Ended meanwhile: the stop that follows finds nothing started.
-        if (endingNow()) {
-          await discardPreparing();
-          return true;
-        }
-        preparing = undefined;
-        next.take();
-        let restarted: { readonly early: Ending } | { readonly begun: ServeStart };
-        try {
-          restarted = await next.outcome;
-        } catch (error) {
-          // Nothing runs: the start failed on the way.
+        load: () => startServing(true),
+        stop: async () => {
+          retired = generation;
           if (await stopServing(false)) after.lingering = true;
-          if (!(error instanceof ServeRefusal)) throw error;
-          if (error.code === 'etcd-unreachable') {
-            // etcd may come back, and no change of the files would say so: tried again.
-            health.down(`${error.message}: trying again`);
-            throw new Error(error.message);
-          }
-          log.error(error.message, { code: error.code });
-          return notRestarted('it could not start', false);
-        }
-        if ('early' in restarted) return true;
-        if (restarted.begun.kind !== 'started') {
-          if (restarted.begun.kind === 'refused') {
-            logFindings(log, io.cwd, restarted.begun.findings);
-          }
-          if (await stopServing(false)) after.lingering = true;
-          return notRestarted('the manifests have errors', false);
-        }
-        sayStarted(restarted.begun, next.announce);
-        const now = watchedOf(restarted.begun);
-        if (now.join('\n') !== watched.join('\n')) {
-          // The config imports other modules now: those are watched instead, by the same
-          // watcher (what changed during this restart starts it again).
-          watched = now;
-          watcher?.watch(watched);
-        }
-        return true;
-      };
-      /**
-       * A restart that could not start, said: the runtime that ran keeps running (`running`), or
-       * nothing runs until the next change.
-       */
-      const notRestarted = (why: string, running: boolean): false => {
-        if (running) {
-          log.error(
-            `not restarted: ${why} (the last good code keeps running); it restarts at the next change of the files`,
-            { code: 'restart-failed' },
-          );
-          return false;
-        }
-        log.error(`not started again: ${why}; it starts again at the next change of the files`, {
-          code: 'restart-failed',
-        });
-        health.down(`${why}: waiting for a change of the files`);
-        return false;
-      };
-      /** The runtime that runs now; none (down) asks for a restart at the next change. */
-      const servedNow: Pick<ServedRuntime, 'reapply'> = {
-        reapply: () => served?.reapply() ?? Promise.resolve({ definitionsChanged: true }),
-      };
-      watcher = reapplyOnChange(io.cwd, watched, watchFiles, servedNow, report);
+        },
+        sayStarted,
+      });
     }
     const why = await ended;
     health.stopping();
@@ -651,9 +529,9 @@ async function serveUntilEnded(
     // No apply or restart begins once the watcher closes; one under way ends with the runtime
     // it is on (a restart's start ends at the ending): waited for after the stop, which is
     // bounded for a leader that lost its lease.
-    const closing = watcher?.close();
+    const closing = watch?.watcher.close();
     if (await stopServing(ending?.kind === 'lost')) after.lingering = true;
-    await preparing?.discard();
+    await watch?.discardLoading();
     const closed = await Promise.race([
       closing?.then(() => true) ?? true,
       new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),
@@ -695,15 +573,6 @@ const NO_STATE_FIGURES: StateFigures = {
   inFlight: 0,
   watches: 0,
 };
-
-/** What stopped the runtime's thread, as an error line naming the controller and resource. */
-function logFault(log: RunLog, fault: RuntimeFault): void {
-  log.error(fault.message, {
-    ...(fault.controller !== undefined ? { controller: fault.controller } : {}),
-    ...(fault.resource !== undefined ? { resource: fault.resource } : {}),
-    code: fault.code,
-  });
-}
 
 /** Starts the metrics and health endpoints asked for: one server per address. */
 async function startEndpoints(
@@ -810,54 +679,6 @@ function describeEnding(ending: Ending): string {
   }
 }
 
-function describeApply(applied: ApplyCounts): string {
-  return `applied ${counted(applied.resources, 'resource')} (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
-}
-
-/**
- * Why `--watch` starts the runtime again, as a log line: what changed, and that the controllers
- * start again with it (`down`: the last start failed, and any change starts it again).
- */
-function describeRestart(cwd: string, cause: RestartCause, down: boolean): string {
-  if (down) return 'the files changed: starting the controllers again (the last start failed)';
-  const what: string[] = [];
-  if (cause.scripts.length > 0) {
-    what.push(`${cause.scripts.map((file) => displayPath(cwd, file)).join(', ')} changed`);
-  }
-  if (cause.definitions) {
-    what.push(
-      "the manifests' definitions changed (a CRD, a ResourceDefinition, a kro RGD or a transform)",
-    );
-  }
-  const them = cause.definitions || cause.scripts.length > 1;
-  return `${what.join('; ')}: restarting the controllers to load ${them ? 'them' : 'it'}`;
-}
-
-/** `1 resource`, `2 resources`. */
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** Each finding as a log line: its place, its message, its code. */
-function logFindings(log: RunLog, cwd: string, findings: readonly Finding[]): void {
-  for (const f of findings) {
-    log.log(
-      f.severity === 'error' ? 'error' : 'warn',
-      `${displayPath(cwd, f.file)}:${f.line}:${f.col}: ${f.message}`,
-      { code: f.code, ...(f.pointer ? { pointer: f.pointer } : {}) },
-    );
-  }
-}
-
-/** The resources an apply left out (too large for the state): their findings, and a line. */
-function logTooLarge(log: RunLog, cwd: string, skipped: readonly Finding[]): void {
-  if (skipped.length === 0) return;
-  logFindings(log, cwd, skipped);
-  log.warn(
-    `${counted(skipped.length, 'resource')} not applied: too large for the state (the others were)`,
-  );
-}
-
 function stateLocation(url: string): StateLocation {
   try {
     return parseStateUrl(url);
@@ -865,18 +686,4 @@ function stateLocation(url: string): StateLocation {
     if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
     throw error;
   }
-}
-
-/**
- * Why an apply failed, for the log: the etcd client's own text (gRPC's `14 UNAVAILABLE: No
- * connection established. Last error: ...`, its circuit breaker's `Execution prevented ...`)
- * names neither the endpoint nor a cause an operator can act on, and is said as the start says
- * an unreachable etcd (`cannot reach etcd at HOST:PORT: connection refused ...`).
- */
-function describeApplyFailure(error: Error, location: StateLocation): string {
-  const text = error.message;
-  if (location.kind !== 'etcd' || !/^\d+ [A-Z_]+:|circuit breaker/i.test(text)) return text;
-  const where = location.endpoint.replace(/^https?:\/\//, '');
-  const failure = describeConnectionFailure(error);
-  return `cannot reach etcd at ${where}${failure ? `: ${failure.reason}` : ''}`;
 }
