@@ -15,6 +15,51 @@ describe('reapplyOnChange', () => {
     vi.useRealTimers();
   });
 
+  it('a manifest saved while the config does not load is applied by the code that runs', async () => {
+    let onEvent = (_: FileEvent): void => undefined;
+    const said: string[] = [];
+    const report: ReapplyReport = {
+      applied: (counts) => said.push(`applied ${counts.updated} updated`),
+      refused: () => said.push('refused'),
+      failed: (error) => said.push(`failed: ${error.message}`),
+      // The config saved mid-edit: never restarted, the last good code runs on.
+      restart: (cause) => {
+        said.push(`not restarted: ${cause.scripts.join(', ')}`);
+        return Promise.resolve(false);
+      },
+    };
+    const served = {
+      reapply: (): Promise<ReapplyResult> =>
+        Promise.resolve({
+          applied: { resources: 1, created: 0, updated: 1, removed: 0 },
+          skipped: [],
+        }),
+    };
+    const watcher = reapplyOnChange(
+      '/p',
+      ['/p/cosi.config.ts', '/p/vms.yaml'],
+      (_paths, handler) => {
+        onEvent = handler;
+        return { close: () => Promise.resolve() };
+      },
+      served,
+      report,
+    );
+    onEvent({ kind: 'change', path: '/p/cosi.config.ts' });
+    await vi.advanceTimersByTimeAsync(100);
+    // The config alone: nothing to apply.
+    expect(said).toEqual(['not restarted: /p/cosi.config.ts']);
+    onEvent({ kind: 'change', path: '/p/vms.yaml' });
+    await vi.advanceTimersByTimeAsync(100);
+    // The config is still to load (tried again), and the manifest's change is applied meanwhile.
+    expect(said).toEqual([
+      'not restarted: /p/cosi.config.ts',
+      'not restarted: /p/cosi.config.ts',
+      'applied 1 updated',
+    ]);
+    await watcher.close();
+  });
+
   it('saves during a restart are one apply after it, however many there were', async () => {
     let onEvent = (_: FileEvent): void => undefined;
     const applies: string[] = [];

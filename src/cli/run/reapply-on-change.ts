@@ -82,23 +82,30 @@ export function reapplyOnChange(
   const scripts = new Set<string>();
   /** The definitions changed since the runtime last started. */
   let definitions = false;
+  /** A manifest (not a script) changed since the manifests were last applied. */
+  let manifests = false;
+  /** Applies the manifests to the runtime that runs: definitions changed start it again. */
+  const applyManifests = async (): Promise<void> => {
+    manifests = false;
+    report.applying?.();
+    const result = await served.reapply();
+    if ('findings' in result) report.refused(result.findings);
+    else if ('definitionsChanged' in result) definitions = true;
+    else report.applied(result.applied, result.skipped);
+  };
   const reapply = async (): Promise<void> => {
     if (closed) return;
     try {
-      if (scripts.size === 0 && !definitions) {
-        report.applying?.();
-        const result = await served.reapply();
-        if ('findings' in result) report.refused(result.findings);
-        else if ('definitionsChanged' in result) definitions = true;
-        else report.applied(result.applied, result.skipped);
-      }
+      if (scripts.size === 0 && !definitions) await applyManifests();
       if (scripts.size > 0 || definitions) {
         // Taken before the restart loads them: a save during it (after the load read the file)
         // is a change again, and starts the runtime once more; one that could not start keeps
         // them for the next change.
         const cause = { scripts: [...scripts].sort(), definitions };
+        const manifestsChanged = manifests;
         scripts.clear();
         definitions = false;
+        manifests = false;
         let restarted = false;
         try {
           restarted = await report.restart(cause);
@@ -108,6 +115,9 @@ export function reapplyOnChange(
             definitions ||= cause.definitions;
           }
         }
+        // Not restarted (the config saved mid-edit): the last good code runs on, and applies
+        // the manifests' change as it would have without the config's (none runs: it waits).
+        if (!restarted && manifestsChanged) await applyManifests();
       }
       retryDelay = RETRY_FIRST_MS;
     } catch (error) {
@@ -123,6 +133,7 @@ export function reapplyOnChange(
       paths.map((f) => path.resolve(cwd, f)),
       (event) => {
         if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
+        else manifests = true;
         schedule(100);
       },
     );
