@@ -1,4 +1,3 @@
-import { parseDurationText } from '../../app/parse-duration.js';
 import { hostname } from 'node:os';
 import { defineRun } from './run-definition.js';
 import {
@@ -6,12 +5,7 @@ import {
   type ElectionRelease,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
-import {
-  OpsAddressError,
-  parseListenAddress,
-  startOpsServer,
-  type OpsServer,
-} from '../../app/ops-server.js';
+import { OpsAddressError, type OpsServer } from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
 import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
 import { ServeRefusal } from '../../app/serve-refusal.js';
@@ -21,22 +15,14 @@ import {
   type ServeRequest,
   type ServedRuntime,
 } from '../../app/served-runtime.js';
-import {
-  formatStateLocation,
-  parseStateUrl,
-  StateUrlError,
-  type StateLocation,
-} from '../../app/state-url.js';
+import { formatStateLocation } from '../../app/state-url.js';
 import { formatDuration } from '../../app/format-duration.js';
-import { USER_CODE_WAIT } from '../../app/user-code-deadline.js';
 import { toError } from '../../engine/errors.js';
 import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
-import { MAX_WAIT_MS, parseDuration } from '../duration.js';
-import { parseRequestTimeout } from '../state-option.js';
 import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/run-log.js';
+import { createRunLog, type RunLog } from '../run/run-log.js';
 import {
   counted,
   describeApply,
@@ -51,24 +37,9 @@ import {
   type RuntimeWatch,
 } from '../run/watch-runtime.js';
 import { errorCode } from '../run/run-worker-messages.js';
+import { planRun, type RunFlags } from '../run/run-plan.js';
+import { startEndpoints } from '../run/run-endpoints.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
-
-export interface RunFlags {
-  file?: string[];
-  ignore?: string[];
-  config?: string;
-  state: string;
-  watch?: boolean;
-  leaseTtl?: string;
-  requestTimeout?: string;
-  connectTimeout?: string;
-  logFormat?: string;
-  metricsAddr?: string;
-  healthAddr?: string;
-  timeout?: string;
-  color?: boolean;
-  verbose?: boolean;
-}
 
 /**
  * Writes in flight at once on etcd, the manifests' and each generic controller's: enough for
@@ -88,87 +59,11 @@ export const runCommand: CliCommand<[string[], RunFlags]> = {
   render: renderedAlready,
 };
 
-/** The lease TTL in whole seconds, as etcd takes it. */
-export function parseLeaseTtl(text: string): number {
-  // 0 gets the lease's own message, which says what it takes.
-  const ms = parseDurationText(text) === 0 ? 0 : parseDuration(text, '--lease-ttl', MAX_WAIT_MS);
-  if (ms < 1000 || ms % 1000 !== 0) {
-    throw new CliError(`--lease-ttl: whole seconds, at least 1s, got ${JSON.stringify(text)}`);
-  }
-  return ms / 1000;
-}
-
 type Ending =
   | { readonly kind: 'signal'; readonly signal: keyof typeof SIGNAL_EXIT }
   | { readonly kind: 'lost'; readonly error: Error }
   | { readonly kind: 'failed'; readonly error: Error }
   | { readonly kind: 'fault'; readonly fault: RuntimeFault };
-
-/** What `run` was asked, checked: every usage error before anything starts. */
-interface RunPlan {
-  readonly files: string[];
-  readonly location: StateLocation;
-  readonly ttl: number;
-  readonly requestTimeout: number;
-  readonly connectTimeout: number;
-  readonly logFormat: LogFormat;
-  /** Wall ms the project's code may run without an end (`--timeout`). */
-  readonly timeout: number;
-  /** The etcd flags given with a state in memory, which has no use for them. */
-  readonly ignored: readonly string[];
-}
-
-/** The flags only a state on etcd uses, by their name in {@link RunFlags}. */
-const ETCD_FLAGS = {
-  leaseTtl: '--lease-ttl',
-  requestTimeout: '--request-timeout',
-  connectTimeout: '--connect-timeout',
-} as const;
-
-function plan(paths: string[], flags: RunFlags): RunPlan {
-  const files = [...(flags.file ?? []), ...paths];
-  if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
-  const connectTimeout = parseDuration(
-    flags.connectTimeout ?? '5s',
-    '--connect-timeout',
-    MAX_WAIT_MS,
-  );
-  if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
-  const logFormat = flags.logFormat ?? 'text';
-  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
-    throw new CliError(
-      `--log-format: ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(logFormat)}`,
-    );
-  }
-  const location = stateLocation(flags.state);
-  return {
-    files,
-    location,
-    ttl: parseLeaseTtl(flags.leaseTtl ?? '5s'),
-    requestTimeout: parseRequestTimeout(flags.requestTimeout ?? '5s'),
-    connectTimeout,
-    logFormat: logFormat as LogFormat,
-    timeout: runTimeout(flags.timeout),
-    ignored:
-      location.kind === 'memory'
-        ? Object.entries(ETCD_FLAGS)
-            .filter(([key]) => flags[key as keyof typeof ETCD_FLAGS] !== undefined)
-            .map(([, flag]) => flag)
-        : [],
-  };
-}
-
-/** `--timeout`: at least 1 ms, at most (and by default) {@link USER_CODE_WAIT}. */
-function runTimeout(text: string | undefined): number {
-  if (text === undefined) return USER_CODE_WAIT;
-  const ms = parseDuration(text, '--timeout');
-  if (ms < 1 || ms > USER_CODE_WAIT) {
-    throw new CliError(
-      `--timeout: from 1ms to ${formatDuration(USER_CODE_WAIT)}, got ${JSON.stringify(text)}`,
-    );
-  }
-  return ms;
-}
 
 /**
  * Runs until a signal, a lost leadership, a failed start of the leader's controllers or a fault
@@ -199,7 +94,7 @@ async function serveUntilEnded(
   after: { lingering: boolean },
 ): Promise<CommandResult> {
   const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout, ignored } =
-    plan(paths, flags);
+    planRun(paths, flags);
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
@@ -574,62 +469,6 @@ const NO_STATE_FIGURES: StateFigures = {
   watches: 0,
 };
 
-/** Starts the metrics and health endpoints asked for: one server per address. */
-async function startEndpoints(
-  flags: RunFlags,
-  health: RunHealth,
-  metrics: RunMetrics,
-  refresh: () => Promise<void>,
-  problems: () => readonly string[],
-  servers: OpsServer[],
-  log: RunLog,
-): Promise<void> {
-  const byAddress = new Map<
-    string,
-    { address: string; flag: string; routes: Record<string, () => unknown> }
-  >();
-  const add = (
-    address: string | undefined,
-    flag: string,
-    routes: Record<string, () => unknown>,
-  ) => {
-    if (address === undefined || address === '0') return;
-    // One server for one address however it is written (`:8080` and `0.0.0.0:8080`): two
-    // would find the port taken, by the other.
-    const { host, port } = parseListenAddress(address, flag);
-    const key = `${host} ${port}`;
-    const entry = byAddress.get(key) ?? { address, flag, routes: {} };
-    Object.assign(entry.routes, routes);
-    byAddress.set(key, entry);
-  };
-  add(flags.metricsAddr, '--metrics-addr', {
-    '/metrics': async () => {
-      await refresh();
-      const { contentType, body } = await metrics.scrape();
-      return { status: 200, contentType, body };
-    },
-  });
-  add(flags.healthAddr, '--health-addr', {
-    '/healthz': () => health.healthz(),
-    '/readyz': async () => {
-      // What is wrong with the leader's controllers now (a watch down, a failing controller).
-      if (health.phase === 'leading') await refresh();
-      return health.readyz(problems());
-    },
-  });
-  for (const { address, flag, routes } of byAddress.values()) {
-    const server = await startOpsServer(
-      address,
-      flag,
-      routes as Parameters<typeof startOpsServer>[2],
-    );
-    servers.push(server);
-    log.info(`serving ${Object.keys(routes).join(', ')} on http://${server.address}`, {
-      address: server.address,
-    });
-  }
-}
-
 /**
  * Why the run could not start, when it is not a bug: 2 (usage) for what the operator must fix
  * before trying again (etcd not there, another project's state, an address in use, the config),
@@ -676,14 +515,5 @@ function describeEnding(ending: Ending): string {
       return `could not lead: ${ending.error.message}`;
     case 'fault':
       return `the controllers' worker thread stopped; exiting with ${EXIT.findings} to be restarted`;
-  }
-}
-
-function stateLocation(url: string): StateLocation {
-  try {
-    return parseStateUrl(url);
-  } catch (error) {
-    if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
-    throw error;
   }
 }
