@@ -47,9 +47,12 @@ describe('cosi apply on manifests without controllers', () => {
   it('prints JSON with -o json, the same resources as YAML', async () => {
     const json = await cli(['apply', '-f', 'fixtures/minimal', '-o', 'json', '--stable']);
     const yaml = await cli(['apply', '-f', 'fixtures/minimal', '-o', 'yaml', '--stable']);
-    expect(JSON.parse(json.stdout)).toEqual(
-      parseAllDocuments(yaml.stdout).map((d) => d.toJS() as unknown),
-    );
+    expect(JSON.parse(json.stdout)).toEqual({
+      apiVersion: 'v1',
+      items: parseAllDocuments(yaml.stdout).map((d) => d.toJS() as unknown),
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+    });
   });
 
   it('gives the same output for the same input', async () => {
@@ -93,9 +96,9 @@ describe('cosi apply on manifests without controllers', () => {
         JSON.parse(
           (await cli(['apply', '-f', 'fixtures/minimal', '-o', 'json', ...flags])).stdout,
         ) as {
-          metadata: { id: string };
-        }[]
-      ).map((d) => d.metadata.id);
+          items: { metadata: { id: string } }[];
+        }
+      ).items.map((d) => d.metadata.id);
     expect(await ids()).toEqual(['web-1', 'db-1']);
     expect(await ids('-t', 'machine', '-n', 'staging')).toEqual(['db-1']);
     expect((await cli(['apply', '-f', 'fixtures/minimal', '-t', 'nothing'])).code).toBe(2);

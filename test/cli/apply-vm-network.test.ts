@@ -198,7 +198,7 @@ describe('exit codes', () => {
       [bin, 'apply', '-f', 'fixtures/vm-network', '-o', 'json', '--stable'],
       { cwd: REPO },
     );
-    expect((JSON.parse(ok.stdout) as unknown[]).length).toBe(13);
+    expect((JSON.parse(ok.stdout) as { items: unknown[] }).items.length).toBe(13);
     await expect(
       run(process.execPath, [bin, 'apply', '-f', 'fixtures/cli/ping-pong', '--max-writes', '300'], {
         cwd: REPO,

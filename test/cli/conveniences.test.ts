@@ -88,7 +88,9 @@ describe('choosing what to print', () => {
   it('takes get TYPE,TYPE and get TYPE/ID as kubectl does', async () => {
     const both = await cli(['get', 'vm,host', '-f', 'fixtures/vm-network', '-o', 'json', '-q']);
     const types = new Set(
-      (JSON.parse(both.stdout) as { metadata: { type: string } }[]).map((r) => r.metadata.type),
+      (JSON.parse(both.stdout) as { items: { metadata: { type: string } }[] }).items.map(
+        (r) => r.metadata.type,
+      ),
     );
     expect([...types].sort()).toEqual(['Hosts.example.org', 'VMs.example.org']);
     const one = await cli(['get', 'vm/web-1', '-f', 'fixtures/vm-network', '-o', 'json', '-q']);
@@ -111,7 +113,7 @@ describe('choosing what to print', () => {
     const other = await cli(['get', 'vm/web-1', 'host/web-1', ...vm, '-o', 'json']);
     expect(other.code).toBe(1);
     expect(other.stderr).toBe('cosi: resource "web-1" of type "host" not found\n');
-    expect((JSON.parse(other.stdout) as unknown[]).length).toBe(1);
+    expect((JSON.parse(other.stdout) as { items: unknown[] }).items.length).toBe(1);
     // Several types and an id: each type that lacks it says so, as kubectl get pods,svc foo.
     const types = await cli(['get', 'vm,host', 'web-1', ...vm, '-o', 'name']);
     expect(types).toMatchObject({
@@ -170,7 +172,9 @@ export default defineConfig({
       cwd: dir,
     });
     expect(got.code).toBe(0);
-    expect((JSON.parse(got.stdout) as { spec: { cpus: number } }[])[0]?.spec.cpus).toBe(2);
+    expect(
+      (JSON.parse(got.stdout) as { items: { spec: { cpus: number } }[] }).items[0]?.spec.cpus,
+    ).toBe(2);
     const strict = await cli(['check', '-f', '.', '--strict'], { cwd: dir });
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('warning[undefined-type]');

@@ -16,7 +16,9 @@ afterEach(async () => {
 
 /** The ids of the resources an `apply -o json` printed. */
 const ids = (stdout: string): string[] =>
-  (JSON.parse(stdout) as { metadata: { id: string } }[]).map((r) => r.metadata.id).sort();
+  (JSON.parse(stdout) as { items: { metadata: { id: string } }[] }).items
+    .map((r) => r.metadata.id)
+    .sort();
 
 describe('manifest inputs, as kubeconform and kubectl take them', () => {
   it('reads a YAML stream from the standard input with -f -', async () => {

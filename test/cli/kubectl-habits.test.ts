@@ -115,11 +115,32 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     );
   });
 
+  it("-o json of a list is kubectl's kind: List, whose items are what -o jsonpath='{.items[*]}' addresses; one asked for by id is the object", async () => {
+    type List = { apiVersion: string; kind: string; items: { metadata: { id: string } }[] };
+    for (const command of ['get', 'apply']) {
+      const args = command === 'get' ? ['get', 'vm'] : ['apply', '-t', 'vm'];
+      const json = await cli([...args, ...EXAMPLE, '-o', 'json']);
+      const list = JSON.parse(json.stdout) as List;
+      expect([json.code, list.apiVersion, list.kind]).toEqual([0, 'v1', 'List']);
+      const ids = await cli([
+        ...args,
+        ...EXAMPLE,
+        '-o',
+        'jsonpath-as-json={.items[*].metadata.id}',
+      ]);
+      expect(list.items.map((item) => item.metadata.id)).toEqual(JSON.parse(ids.stdout));
+      expect(list.items).toHaveLength(3);
+    }
+    const one = await cli(['get', 'vm', 'web-1', ...EXAMPLE, '-o', 'json']);
+    expect(JSON.parse(one.stdout)).toMatchObject({ metadata: { id: 'web-1' } });
+    expect(JSON.parse(one.stdout)).not.toHaveProperty('items');
+  });
+
   it('takes several ids, as kubectl does: those found on stdout, each one not found on stderr, exit 1', async () => {
     const both = await cli(['get', 'vm', 'web-2', 'web-1', ...EXAMPLE, '-o', 'name', '-q']);
     expect([both.code, both.stdout]).toEqual([0, 'vms.example.org/web-1\nvms.example.org/web-2\n']);
     const json = await cli(['get', 'vm', 'web-1', 'db-1', ...EXAMPLE, '-o', 'json', '-q']);
-    expect((JSON.parse(json.stdout) as unknown[]).length).toBe(2);
+    expect((JSON.parse(json.stdout) as { items: unknown[] }).items.length).toBe(2);
     const one = await cli(['get', 'vm', 'web-1', 'nope', ...EXAMPLE, '-o', 'name', '-q']);
     expect([one.code, one.stdout, one.stderr]).toEqual([
       1,

@@ -59,21 +59,19 @@ describe('the output contract: data on stdout, findings and the verdict on stder
     expect(everywhere).toMatchObject({ code: 0, stdout: '', stderr: 'No resources found\n' });
   });
 
-  it('prints [] for no resources in JSON, as apply -o json does, so | jq length says 0', async () => {
-    for (const output of ['json', 'jsonpath-as-json={.metadata.id}']) {
-      const empty = await cli([
-        'get',
-        'vm',
-        '-f',
-        'fixtures/vm-network',
-        '-l',
-        'nope=1',
-        '-o',
-        output,
-        '-q',
-      ]);
-      expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '[]\n', '']);
-    }
+  it("prints an empty List (-o json) or [] (jsonpath-as-json) for no resources, as kubectl, so | jq '.items | length' says 0", async () => {
+    const empty = async (output: string) =>
+      cli(['get', 'vm', '-f', 'fixtures/vm-network', '-l', 'nope=1', '-o', output, '-q']);
+    const json = await empty('json');
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      apiVersion: 'v1',
+      items: [],
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+    });
+    const values = await empty('jsonpath-as-json={.metadata.id}');
+    expect([values.code, values.stdout, values.stderr]).toEqual([0, '[]\n', '']);
   });
 
   it('turns color off with FORCE_COLOR=0, even on a terminal', async () => {

@@ -413,10 +413,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await waitFor(async () => (await get('ingress')).length === 0, 30_000);
     const images = async (): Promise<string[]> => {
       const listed = await cli(['get', 'deployment', '--state', stateUrl(), '-o', 'json']);
-      // A list is a JSON array, as `apply -o json` prints it.
-      const items = JSON.parse(listed.stdout) as {
-        spec: { template: { spec: { containers: { image: string }[] } } };
-      }[];
+      // A list is kubectl's `kind: List`, as `apply -o json` prints it.
+      const { items } = JSON.parse(listed.stdout) as {
+        items: { spec: { template: { spec: { containers: { image: string }[] } } } }[];
+      };
       return items.map((d) => d.spec.template.spec.containers[0]?.image ?? '');
     };
     await waitFor(async () => (await images()).every((image) => image === 'httpd'), 30_000);

@@ -41,10 +41,9 @@ spec: { image: postgres, replicas: 5, probe: { path: /ready } }
     const { code, stdout } = await cli(['get', 'app', '-f', dir, '-o', 'json', '-q']);
     expect(code).toBe(0);
     const specs = Object.fromEntries(
-      (JSON.parse(stdout) as { metadata: { id: string }; spec: unknown }[]).map((item) => [
-        item.metadata.id,
-        item.spec,
-      ]),
+      (JSON.parse(stdout) as { items: { metadata: { id: string }; spec: unknown }[] }).items.map(
+        (item) => [item.metadata.id, item.spec],
+      ),
     );
     expect(specs).toEqual({
       web: { image: 'nginx', replicas: 2, probe: { path: '/healthz' } },

@@ -305,8 +305,9 @@ function mergeGroups(groups: readonly ResourceGroup[]): ResourceGroup[] {
 }
 
 /**
- * Whether a format prints an answer of no resources itself: JSON's is `[]`, as `apply -o json`
- * and `diff -o json` print it, so `cosi get vm -l tier=db -o json | jq length` says 0.
+ * Whether a format prints an answer of no resources itself: `-o json`'s is an empty `kind: List`,
+ * as kubectl's, so `cosi get vm -l tier=db -o json | jq '.items | length'` says 0;
+ * `-o jsonpath-as-json`'s is `[]`.
  */
 function printsEmpty(format: ResourceFormat): boolean {
   return format === 'json' || (typeof format === 'object' && 'jsonpathAsJson' in format);

@@ -161,25 +161,29 @@ function writeFormat(
 }
 
 /**
- * `JSON.stringify(documents, null, 2)`, a document at a time: an element of an array is its own
- * stringification indented one level (a JSON string holds no raw line feed, so indenting after
- * each line feed indents exactly the lines).
+ * As kubectl prints a list answer: one object asked for by id is the object itself; anything else
+ * (several, one of a listed type, none) is a `kind: List` whose `items` are the documents, so
+ * `jq '.items[]'` reads it as it reads kubectl's, and the `.items` a `-o jsonpath` template
+ * addresses is the one this prints. `JSON.stringify(list, null, 2)`, written a document at a time:
+ * an item is its own stringification indented two levels (a JSON string holds no raw line feed,
+ * so indenting after each line feed indents exactly the lines).
  */
 function writeJson(documents: readonly unknown[], out: ChunkedWriter, single: boolean): void {
   if (single && documents.length === 1) {
     out.push(`${JSON.stringify(documents[0], null, 2)}\n`);
     return;
   }
+  const end = '  "kind": "List",\n  "metadata": {\n    "resourceVersion": ""\n  }\n}\n';
   if (documents.length === 0) {
-    out.push('[]\n');
+    out.push(`{\n  "apiVersion": "v1",\n  "items": [],\n${end}`);
     return;
   }
-  out.push('[\n');
+  out.push('{\n  "apiVersion": "v1",\n  "items": [\n');
   documents.forEach((d, i) => {
-    const text = JSON.stringify(d, null, 2).replaceAll('\n', '\n  ');
-    out.push(`  ${text}${i === documents.length - 1 ? '\n' : ',\n'}`);
+    const text = JSON.stringify(d, null, 2).replaceAll('\n', '\n    ');
+    out.push(`    ${text}${i === documents.length - 1 ? '\n' : ',\n'}`);
   });
-  out.push(']\n');
+  out.push(`  ],\n${end}`);
 }
 
 /**

@@ -59,9 +59,15 @@ describe('resources written in chunks', () => {
     },
   );
 
-  it('-o json is the documents stringified with an indent of two, as one array', () => {
-    expect(chunksOf(groups, 'json').join('')).toBe(`${JSON.stringify(documents, null, 2)}\n`);
-    expect(chunksOf([], 'json').join('')).toBe('[]\n');
+  it("-o json is kubectl's List of the documents, stringified with an indent of two", () => {
+    const list = (items: unknown[]) => ({
+      apiVersion: 'v1',
+      items,
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+    });
+    expect(chunksOf(groups, 'json').join('')).toBe(`${JSON.stringify(list(documents), null, 2)}\n`);
+    expect(chunksOf([], 'json').join('')).toBe(`${JSON.stringify(list([]), null, 2)}\n`);
     const [one] = documents;
     const single: string[] = [];
     writeResources(
