@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { parseDuration } from './duration.js';
 import { CliError } from './exit-codes.js';
 import { didYouMean } from '../engine/did-you-mean.js';
+import { kubeconformOutputHint } from './kubeconform-flags.js';
 import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
@@ -262,7 +263,8 @@ export function parseFormat<F extends string>(output: string, formats: readonly 
   const heads = formats.map((f) => f.split('=')[0] ?? f);
   const near = output.includes('=') ? undefined : didYouMean(output, heads);
   const suggestion =
-    near === undefined ? '' : ` (did you mean ${JSON.stringify(formats[heads.indexOf(near)])}?)`;
+    kubeconformOutputHint(output) ??
+    (near === undefined ? '' : ` (did you mean ${JSON.stringify(formats[heads.indexOf(near)])}?)`);
   throw new CliError(
     `-o: unknown format ${JSON.stringify(output)}${suggestion} (expected ${formats.join(', ')})`,
   );

@@ -16,6 +16,7 @@ import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
 import { acceptShortOptionEquals } from './short-option-equals.js';
 import { withLongOptionSuggestion } from './long-option-value-suggestion.js';
+import { withKubeconformFlag } from './kubeconform-flags.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { didYouMean } from '../engine/did-you-mean.js';
@@ -125,7 +126,11 @@ Examples:
           writeOut: (text) => io.stdout.write(text),
           writeErr: (text) => io.stderr.write(text),
           outputError: (text, write) =>
-            write(usageErrorLine(withLongOptionSuggestion(text, definition))),
+            write(
+              usageErrorLine(
+                withKubeconformFlag(withLongOptionSuggestion(text, definition), definition),
+              ),
+            ),
         })
         // Commander passes the positional arguments, the flags, then the command itself. The
         // command returns its data; its renderer prints it.
