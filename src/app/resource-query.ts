@@ -36,6 +36,8 @@ export interface ResourceQuery {
   readonly namespace?: string;
   /** `-l`: only resources whose labels match (a parsed label selector). */
   readonly selector?: (labels: Readonly<Record<string, string>>) => boolean;
+  /** `--field-selector`: only resources whose fields match, given with their type's definition. */
+  readonly fields?: (resource: Resource, definition: ResourceDefinition | undefined) => boolean;
 }
 
 /** What a query reads: the state at one moment, and the project's types that name it. */
@@ -98,6 +100,9 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     if (query.id !== undefined && md.id !== query.id) continue;
     if (ids !== undefined && !ids.has(md.id)) continue;
     if (query.selector !== undefined && !query.selector(md.labels)) continue;
+    if (query.fields !== undefined && !query.fields(resource, from.project.registry.get(md.type))) {
+      continue;
+    }
     let group = byType.get(md.type);
     if (!group) byType.set(md.type, (group = []));
     group.push(resource);

@@ -45,6 +45,10 @@ export function defineGet(): Command {
       'only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
     .option(
+      '--field-selector <selector>',
+      'only what matches this field selector, as kubectl: metadata.name=web, metadata.namespace!=shop, or any field of the -o json document (type=kubernetes.io/tls); comma-separated, all must hold',
+    )
+    .option(
       '-w, --watch',
       'after the resources, print each change until interrupted, as kubectl get -w: with --state what the running system writes, without it what each re-run of the project on a file change (as cosi watch) changed',
     )

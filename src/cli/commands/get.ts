@@ -13,6 +13,10 @@ import {
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
+import { parseFieldSelector } from '../field-selector.js';
+import { toDocument } from '../../app/output-document.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { convergeAndSelect } from './converge-and-select.js';
 import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
@@ -27,6 +31,8 @@ export interface GetFlags extends CommonFlags {
   showLabels?: boolean;
   sortBy?: string;
   selector?: string;
+  /** `--field-selector`: kubectl's field selector. */
+  fieldSelector?: string;
   /** Read a running system's state instead of running the project. */
   state?: string;
   /** With --state: how long a request waits for etcd (`5s`). */
@@ -83,6 +89,7 @@ export async function get(
   if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
   const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
+  const fields = fieldsOf(flags.fieldSelector);
   const requests = askedResources(typeArgument, idArguments);
   // `vm,host web-1` asks each type for the ids; `vm/web-1 host/node-a`, each type for its own.
   const type = requests.map((r) => r.type).join(',');
@@ -106,6 +113,7 @@ export async function get(
       ...(watchedId !== undefined ? { id: watchedId } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
       ...(selector !== undefined ? { selector } : {}),
+      ...(fields !== undefined ? { fields } : {}),
     };
     const asked = {
       types: type.split(','),
@@ -138,6 +146,7 @@ export async function get(
           ...(several !== undefined ? { ids: request.ids } : {}),
           ...(namespace !== undefined ? { namespace } : {}),
           ...(selector !== undefined ? { selector } : {}),
+          ...(fields !== undefined ? { fields } : {}),
         },
       );
       if (several !== undefined) {
@@ -302,6 +311,18 @@ function mergeGroups(groups: readonly ResourceGroup[]): ResourceGroup[] {
     });
   }
   return [...byType.values()];
+}
+
+/**
+ * `--field-selector` as a query's filter: the selector run on each resource's document as
+ * `-o json` prints it (the Kubernetes shape for a Kubernetes kind).
+ */
+function fieldsOf(
+  text: string | undefined,
+): ((resource: Resource, definition: ResourceDefinition | undefined) => boolean) | undefined {
+  if (text === undefined) return undefined;
+  const matches = parseFieldSelector(text);
+  return (resource, definition) => matches(toDocument(resource, definition, { stable: true }));
 }
 
 /**
