@@ -45,11 +45,13 @@ export class KubernetesReleaseError extends Error {
 
 /**
  * The release a user's version names: `1.30`, `v1.30` and `1.30.4` are all `1.30` (a patch
- * release changes no API).
+ * release changes no API); `master`, kubeconform's default (the newest schemas), is the newest
+ * release cosi has, as leaving the flag out is.
  *
  * @throws KubernetesReleaseError for a version cosi does not have.
  */
 export function parseKubernetesRelease(given: string): KubernetesRelease {
+  if (given.trim() === 'master') return DEFAULT_KUBERNETES_RELEASE;
   const match = /^v?(1\.\d+)(\.\d+)?$/.exec(given.trim());
   const release = KUBERNETES_RELEASES.find((r) => r === match?.[1]);
   if (release === undefined) throw new KubernetesReleaseError(given);

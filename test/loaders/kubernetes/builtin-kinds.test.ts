@@ -311,6 +311,8 @@ spec:
   it('take a Kubernetes version as kubectl and kubeconform write it', () => {
     expect(parseKubernetesRelease('1.30')).toBe('1.30');
     expect(parseKubernetesRelease('v1.30.4')).toBe('1.30');
+    // kubeconform's default value: its newest schemas, cosi's newest release.
+    expect(parseKubernetesRelease('master')).toBe(KUBERNETES_RELEASES.at(-1));
     expect(() => parseKubernetesRelease('1.12')).toThrow(/unknown Kubernetes version "1.12"/);
     // Every vendored release loads.
     for (const release of KUBERNETES_RELEASES) {
