@@ -263,7 +263,9 @@ export function toKubernetesDocument(
   if (kind.generation !== false && typeof md.generation === 'number' && md.generation > 0) {
     metadata.generation = md.generation;
   }
-  metadata.creationTimestamp = md.created;
+  // As the API server writes a metav1.Time: RFC 3339 to the second (cosi keeps milliseconds).
+  metadata.creationTimestamp =
+    typeof md.created === 'string' ? md.created.replace(/\.\d+Z$/, 'Z') : md.created;
   if (md.finalizers !== undefined) metadata.finalizers = md.finalizers;
   if (md.ownerReferences !== undefined) metadata.ownerReferences = md.ownerReferences;
   const out: Record<string, unknown> = { apiVersion: kind.apiVersion, kind: kind.kind, metadata };

@@ -455,6 +455,12 @@ describe('Kubernetes-shaped manifests', () => {
       creationTimestamp: '2025-01-01T00:00:00Z',
     });
     expect(printed.spec).toEqual({ keep: 1 });
+    // Unpinned, to the second as the API server writes a metav1.Time, not cosi's milliseconds.
+    const live = toDocument(
+      { ...resource, metadata: { ...resource.metadata, created: 1_767_323_045_678 } },
+      definitions[0],
+    ) as { metadata: Record<string, unknown> };
+    expect(live.metadata.creationTimestamp).toBe('2026-01-02T03:04:05Z');
   });
 
   it('resolve the core group from a config definition with a Kubernetes identity, and say so when there is none', () => {
