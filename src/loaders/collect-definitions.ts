@@ -13,6 +13,7 @@ import { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { readDefinition } from './definition-document.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { DocumentReport } from './document-report.js';
+import { definitionSite, recordDefinitionSite } from './definition-sites.js';
 import { formatLocation, type Finding, type SourceLocation } from './finding.js';
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
 import type { ParsedManifest } from './parsed-manifest.js';
@@ -224,6 +225,11 @@ export function collectDefinitions(
       givenVersions.set(groupKind, versions);
     }
   }
+  /** Takes a definition of a manifest, and remembers where it is for a later load given it. */
+  const take = (definition: ResourceDefinition, report: DocumentReport): void => {
+    defined.set(definition.id, { definition, at: report });
+    recordDefinitionSite(definition, report.location(namePointer(report)));
+  };
   /** Where a given definition comes from, as a duplicate's finding names it. */
   const givenSource = (id: string): string => given.files?.get(id) ?? given.source;
 
@@ -276,7 +282,9 @@ export function collectDefinitions(
       (givenServed.size !== served.size || [...givenServed].some((v) => !served.has(v)))
     ) {
       const clash = versions.find((d) => defined.has(d.id)) ?? versions[0];
-      if (clash !== undefined) reportDuplicate(clash, undefined, givenSource(clash.id), report);
+      if (clash !== undefined) {
+        reportDuplicate(clash, defined.get(clash.id), givenSource(clash.id), report);
+      }
       return;
     }
     for (const definition of versions) {
@@ -288,13 +296,13 @@ export function collectDefinitions(
         (known.at === undefined || given.identicalAreOne === true) &&
         sameDefinition(known.definition, definition);
       if (!again) {
-        reportDuplicate(definition, known.at, givenSource(definition.id), report);
+        reportDuplicate(definition, known, givenSource(definition.id), report);
         return;
       }
     }
     for (const definition of versions) {
       if (defined.has(definition.id)) continue;
-      defined.set(definition.id, { definition, at: report });
+      take(definition, report);
       definitions.push(definition);
       kinds.add(definition);
     }
@@ -306,11 +314,11 @@ export function collectDefinitions(
       // A given RGD read again as it was (a test's step applying the project's RGD again, as a
       // given CRD may be) defines nothing new: the given one stands, no conflict.
       if (known.at !== undefined || sameAs?.(known.definition) !== true) {
-        reportDuplicate(definition, known.at, given.source, report);
+        reportDuplicate(definition, known, given.source, report);
       }
       return false;
     }
-    defined.set(definition.id, { definition, at: report });
+    take(definition, report);
     definitions.push(definition);
     kinds.add(definition);
     return true;
@@ -407,9 +415,9 @@ export function collectDefinitions(
           known.at === undefined &&
           given.files?.get(definition.id) === report.document.file &&
           sameDefinition(known.definition, definition);
-        if (!again) reportDuplicate(definition, known?.at, givenSource(definition.id), report);
+        if (!again) reportDuplicate(definition, known, givenSource(definition.id), report);
       } else {
-        defined.set(definition.id, { definition, at: report });
+        take(definition, report);
         definitions.push(definition);
       }
       documents.push({
@@ -500,13 +508,22 @@ function sameDefinition(a: ResourceDefinition, b: ResourceDefinition): boolean {
   );
 }
 
+/**
+ * Reports a second definition of a type at `report`: at the first one's place, a manifest of this
+ * load or of an earlier one whose definitions were given to this one (a test project's apply);
+ * else in the given definitions' file (the config, a `--definitions` file).
+ */
 function reportDuplicate(
   definition: ResourceDefinition,
-  firstReport: DocumentReport | undefined,
+  known:
+    | { readonly definition: ResourceDefinition; readonly at: DocumentReport | undefined }
+    | undefined,
   givenSource: string,
   report: DocumentReport,
 ): void {
-  const first = firstReport?.location(namePointer(firstReport));
+  const first =
+    known?.at?.location(namePointer(known.at)) ??
+    (known === undefined ? undefined : definitionSite(known.definition));
   report.add(
     'duplicate-definition',
     namePointer(report),

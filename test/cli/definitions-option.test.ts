@@ -57,7 +57,7 @@ describe('--definitions', () => {
     const other = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
     const duplicates = other.stdout.split('\n').filter((l) => l.includes('duplicate-definition'));
     expect(duplicates).toEqual([
-      'manifests/crds.yaml:6:9: error[duplicate-definition]: the type WebApps.example.org is already defined in crds/bundle.yaml (at /metadata/name)',
+      'manifests/crds.yaml:6:9: error[duplicate-definition]: the type WebApps.example.org is already defined at crds/bundle.yaml:6:9 (at /metadata/name)',
     ]);
   });
 
@@ -82,7 +82,7 @@ describe('--definitions', () => {
     );
     const other = await cli(['check', '.', '--definitions', 'crds'], { cwd: dir });
     expect(other.stdout).toMatch(
-      /^manifests\/again\.yaml:\d+:\d+: error\[duplicate-definition\]: the type VMs\.example\.org is already defined in crds\/vms\.yaml/m,
+      /^manifests\/again\.yaml:\d+:\d+: error\[duplicate-definition\]: the type VMs\.example\.org is already defined at crds\/vms\.yaml:\d+:\d+/m,
     );
     expect(other.code).toBe(1);
   });

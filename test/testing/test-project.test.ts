@@ -202,6 +202,25 @@ describe('createTestProject on the vm-network fixture', () => {
     expect(next.findings[0]?.file).toBe('<apply 1>');
   });
 
+  it('names where the manifests define a type an apply defines again, not the config', async () => {
+    // fixtures/kubernetes's config defines no type: its CRDs are manifests.
+    const p = await project({ manifests: 'fixtures/kubernetes' });
+    const crds = await readFile(path.join(REPO, 'fixtures/kubernetes/crds.yaml'), 'utf8');
+    const error = await thrown(() =>
+      p.apply(crds.replace('shortNames: [cert, certs]', 'shortNames: [crt]')),
+    );
+    if (!(error instanceof ManifestError)) throw error;
+    const duplicate = error.findings.find((f) => f.code === 'duplicate-definition');
+    expect(duplicate?.message).toBe(
+      'the type Certificates.cert-manager.io is already defined at fixtures/kubernetes/crds.yaml:5:9',
+    );
+    expect(duplicate?.related).toMatchObject({
+      file: 'fixtures/kubernetes/crds.yaml',
+      line: 5,
+      col: 9,
+    });
+  });
+
   it('takes its RGD applied again as it was (a file, a directory, text) as no change', async () => {
     const p = await project({ manifests: 'fixtures/kro-webapp' });
     await p.converge();

@@ -376,7 +376,7 @@ ${schema}`;
       [
         'duplicate-definition',
         'tree.yaml',
-        'the type Backups.example.org is already defined in crds/full.yaml',
+        'the type Backups.example.org is already defined at crds/full.yaml:4:9',
       ],
     ]);
   });
