@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
-import { runScenario } from '../testing/scenario/run-scenario.js';
+import { runScenario, scenarioResult } from '../testing/scenario/run-scenario.js';
 import {
   markStride,
   stepMark,
@@ -31,7 +31,7 @@ const monitor = heartbeatWriter(heartbeat);
 const stride = markStride(data.scenarios);
 await withProcessExitGuard(async () => {
   for (const [index, scenario] of data.scenarios.entries()) {
-    const { steps, broken } = await runScenario(scenario, {
+    const outcome = await runScenario(scenario, {
       cwd: data.cwd,
       ...(data.timeout === undefined ? {} : { timeout: data.timeout }),
       monitor,
@@ -39,7 +39,7 @@ await withProcessExitGuard(async () => {
         monitor.mark(stepMark(index, step, stride));
       },
     });
-    post({ kind: 'scenario', result: { steps, broken } });
+    post({ kind: 'scenario', result: scenarioResult(outcome) });
   }
 });
 monitor.stop();

@@ -54,7 +54,9 @@ describe('cosi test --name', () => {
     });
     expect(three.code).toBe(1);
     expect(three.stdout).toContain('tests="1" failures="1"');
-    expect(three.stdout).toContain('name="vms.cosi-test.yaml › web-1 has three cpus › 1. expect"');
+    expect(three.stdout).toContain(
+      'classname="vms.cosi-test.yaml" name="web-1 has three cpus › 1. expect" file="vms.cosi-test.yaml"',
+    );
     expect(three.stdout).not.toContain('two cpus');
   }, 60_000);
 

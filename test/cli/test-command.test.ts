@@ -39,11 +39,13 @@ describe('cosi test', () => {
 
   it('reports in the formats of cosi check', async () => {
     const junit = await cli(['test', WRONG, '-o', 'junit']);
-    expect(junit.stdout).toContain(
-      '<testsuite name="scenarios" tests="2" failures="1" skipped="1">',
+    expect(junit.stdout).toMatch(
+      new RegExp(
+        `<testsuite name="${WRONG}" tests="2" failures="1" skipped="1" time="\\d+\\.\\d{3}">`,
+      ),
     );
     expect(junit.stdout).toContain(
-      '› 2. expect-absent"><skipped message="not run: an earlier step failed"/></testcase>',
+      '› 2. expect-absent" file="fixtures/scenarios/failing/vm-network-wrong.cosi-test.yaml" time="0.000"><skipped message="not run: an earlier step failed"/></testcase>',
     );
     expect(junit.stdout).toContain('<testsuites name="cosi test" tests="2"');
     expect(junit.stdout).toContain('<failure type="unexpected-state"');
@@ -72,6 +74,44 @@ describe('cosi test', () => {
       ['step-failed', 6],
     ]);
     expect(junit.code).toBe(1);
+  }, 60_000);
+
+  it('reports JUnit as vitest and jest do: a suite per scenario file, the file as the class, a time for each step, suite and run', async () => {
+    const passing = `${SCENARIOS}/passing/vm-network.cosi-test.yaml`;
+    const { code, stdout } = await cli(['test', passing, WRONG, '-o', 'junit']);
+    expect(code).toBe(1);
+    // The files in path order, as the text report lists them.
+    const suites = [
+      ...stdout.matchAll(/<testsuite name="([^"]*)" tests="(\d+)"[^>]* time="([\d.]+)">/g),
+    ].map(([, name, tests, time]) => ({ name, tests: Number(tests), time: Number(time) }));
+    expect(suites.map((x) => x.name)).toEqual([WRONG, passing]);
+    expect(suites[0]?.tests).toBe(2);
+    const cases = [
+      ...stdout.matchAll(
+        /<testcase classname="([^"]*)" name="([^"]*)" file="([^"]*)" time="([\d.]+)"/g,
+      ),
+    ].map(([, classname, name, file, time]) => ({ classname, name, file, time: Number(time) }));
+    expect(cases.length).toBe(2 + (suites[1]?.tests ?? 0));
+    for (const c of cases) expect(c.file).toBe(c.classname);
+    // The name is the scenario and the step; the file is the class.
+    expect(cases[0]).toMatchObject({
+      classname: WRONG,
+      name: 'wrong expectations of vm-network › 1. web-1 is expected on the wrong bridge',
+    });
+    // A suite's time holds its steps' and its scenarios' starts (config, manifests, first
+    // convergence); the run's, its suites'.
+    const steps = cases.filter((c) => c.classname === passing).map((c) => c.time);
+    const sum = steps.reduce((x, y) => x + y, 0);
+    expect(suites[1]?.time).toBeGreaterThan(0);
+    expect(suites[1]?.time ?? 0).toBeGreaterThanOrEqual(sum - 0.01);
+    const root = /<testsuites name="cosi test" [^>]*time="([\d.]+)">/.exec(stdout);
+    expect(Number(root?.[1])).toBeCloseTo((suites[0]?.time ?? 0) + (suites[1]?.time ?? 0), 2);
+    // The failure: its message and, in its text, the place and the diff.
+    expect(stdout).toContain(
+      '<failure type="unexpected-state" message="NetworkConfigs.example.org(default/web-1) differs from the expected document (and 1 more finding)">' +
+        `${WRONG}:8:7: unexpected-state:`,
+    );
+    expect(stdout).toContain('-  bridge: br-alpine\n+  bridge: br-debian');
   }, 60_000);
 
   it('reports every problem of a broken scenario file at its place, and exits 2', async () => {

@@ -66,6 +66,15 @@ export interface CheckCase {
   readonly findings: readonly Finding<CheckCode>[];
   /** Why the case was not run (a scenario's step after a failing one); absent: it ran. */
   readonly skipped?: string;
+  /** The file the case is in (a scenario's step: its scenario file): JUnit's suite of it. */
+  readonly file?: string;
+  /** Wall ms the case took (a scenario's step, with the convergence after it). */
+  readonly durationMs?: number;
+  /**
+   * Wall ms spent before the case on what is no case: the start of the scenario whose first step
+   * it is (its config, manifests, first convergence). Counted in its suite's time, not the case's.
+   */
+  readonly setupMs?: number;
   /**
    * A `manifests` case of findings about a file that is not a manifest (the config's
    * declarations): it counts as no manifest file in the summary.

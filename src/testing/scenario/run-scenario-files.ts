@@ -3,7 +3,7 @@ import type { CheckCase, CheckCode, CheckResult } from '../../app/check/check-re
 import { displayPath } from '../../app/display-path.js';
 import type { Finding } from '../../loaders/finding.js';
 import { parseScenarioFile } from './parse-scenario.js';
-import { runScenario, type ScenarioOutcome } from './run-scenario.js';
+import { runScenario, scenarioResult, type ScenarioOutcome } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
 import { findScenarioFiles } from './scenario-files.js';
 
@@ -139,28 +139,35 @@ function inThisThread(cwd: string, timeout: number | undefined): ScenarioRunner 
   return async (all) => {
     const results: ScenarioResult[] = [];
     for (const scenario of all) {
-      const { steps, broken } = await runScenario(scenario, {
+      const outcome = await runScenario(scenario, {
         cwd,
         ...(timeout === undefined ? {} : { timeout }),
       });
-      results.push({ steps, broken });
+      results.push(scenarioResult(outcome));
     }
     return results;
   };
 }
 
-/** A case per step, skipped when not run: `file › scenario › 2. expect`. */
+/**
+ * A case per step, skipped when not run: `file › scenario › 2. expect`, with the file it is in and
+ * the time it took (the first one also the scenario's start, which is no step's).
+ */
 function casesOf(file: string, scenario: Scenario, result: ScenarioResult): CheckCase[] {
-  return result.steps.map((step) => ({
+  return result.steps.map((step, i) => ({
     check: 'scenarios',
     name: `${file} › ${scenario.name} › ${step.name}`,
+    file,
     findings: step.findings,
     ...(step.skipped ? { skipped: 'not run: an earlier step failed' } : {}),
+    ...(step.durationMs === undefined ? {} : { durationMs: step.durationMs }),
+    ...(i === 0 && result.startMs !== undefined ? { setupMs: result.startMs } : {}),
   }));
 }
 
+/** The case of a file that cannot run (or of what was given: `(input)`, which is no file). */
 function brokenCase(name: string, findings: Finding<CheckCode>[]): CheckCase {
-  return { check: 'scenarios', name, findings };
+  return { check: 'scenarios', name, ...(name === '(input)' ? {} : { file: name }), findings };
 }
 
 function invalid(file: string, line: number, col: number, message: string): Finding<CheckCode> {

@@ -47,6 +47,8 @@ export interface StepOutcome {
   readonly findings: readonly Finding<CheckCode>[];
   /** Not run: an earlier step failed. */
   readonly skipped?: true;
+  /** Wall ms the step took, with the convergence after it (none: not run, or stopped by a fault). */
+  readonly durationMs?: number;
 }
 
 /** How a scenario went: its start, then each step (a failure ends it: the rest are `skipped`). */
@@ -55,6 +57,19 @@ export interface ScenarioOutcome {
   readonly steps: readonly StepOutcome[];
   /** The scenario could not run: its config or starting manifests did not load. */
   readonly broken: boolean;
+  /**
+   * Wall ms its start took before the first step: the config, the manifests and the first
+   * convergence (none: a start that failed, whose `setup` step has the time).
+   */
+  readonly startMs?: number;
+}
+
+/** A scenario's outcome without the scenario: what crosses back from the worker that ran it. */
+export function scenarioResult({
+  scenario: _scenario,
+  ...result
+}: ScenarioOutcome): Omit<ScenarioOutcome, 'scenario'> {
+  return result;
 }
 
 export interface RunScenarioOptions {
@@ -84,6 +99,7 @@ export async function runScenario(
   /** Neither the scenario nor a config names manifests: the project starts empty. */
   let empty = false;
   options.onStep?.(-1);
+  const started = performance.now();
   try {
     const config = await scenarioConfig(scenario, options);
     // The project as its config describes it: its manifests when the scenario names none, its
@@ -109,14 +125,22 @@ export async function runScenario(
     );
   } catch (error) {
     const findings = setupFindings(error, scenario, options.cwd);
-    return { scenario, steps: [{ name: 'setup', at: scenario.at, findings }], broken: true };
+    const durationMs = performance.now() - started;
+    return {
+      scenario,
+      steps: [{ name: 'setup', at: scenario.at, findings, durationMs }],
+      broken: true,
+    };
   }
   const steps: StepOutcome[] = [];
   let broken = false;
+  let startMs = 0;
   try {
     await project.converge();
+    startMs = performance.now() - started;
     for (const [i, step] of scenario.steps.entries()) {
       options.onStep?.(i);
+      const stepStarted = performance.now();
       const findings = await runStep(project, step).then(
         (found) => [...found, ...exitFindings(project, step.at)],
         (error: unknown) => {
@@ -143,10 +167,12 @@ export async function runScenario(
           ];
         },
       );
+      const durationMs = performance.now() - stepStarted;
       const left = scenario.steps.length - i - 1;
       steps.push({
         name: `${i + 1}. ${step.name}`,
         at: step.at,
+        durationMs,
         findings:
           findings.length > 0 && left > 0
             ? [
@@ -175,7 +201,7 @@ export async function runScenario(
   } finally {
     await project.close();
   }
-  return { scenario, steps, broken };
+  return { scenario, steps, broken, startMs };
 }
 
 /** The scenario's `config`, or the one the CLI would find from its manifests and its directory. */

@@ -5,70 +5,66 @@ import {
   isSkippedCase,
   summarize,
   totals,
+  type CheckCase,
   type CheckResult,
 } from '../../../app/check/check-result.js';
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 
 /**
- * JUnit XML: a test suite per check class, a test case per case, one failure in a failing case
- * holding each of its findings.
+ * A suite of the report: a check class's cases, or (`cosi test`) a scenario file's, as vitest's
+ * and jest's reporters make a suite of each test file.
+ */
+interface Suite {
+  readonly name: string;
+  readonly file?: string;
+  readonly cases: readonly CheckCase[];
+}
+
+/** A check class's cases, split by the file they are in when they name one (scenario files). */
+function suitesOf(check: string, cases: readonly CheckCase[]): Suite[] {
+  if (!cases.some((c) => c.file !== undefined)) return [{ name: check, cases }];
+  const byFile = new Map<string, CheckCase[]>();
+  for (const c of cases) {
+    const key = c.file ?? '';
+    const group = byFile.get(key) ?? [];
+    group.push(c);
+    byFile.set(key, group);
+  }
+  return [...byFile].map(([file, group]) =>
+    file === '' ? { name: check, cases: group } : { name: file, file, cases: group },
+  );
+}
+
+/** A `time` attribute: seconds, as JUnit holds them. */
+const time = (ms: number): string => ` time="${(ms / 1000).toFixed(3)}"`;
+
+/** The wall time of cases: each one's, and the start of a scenario before its first. */
+const timeOfCases = (cases: readonly CheckCase[]): number =>
+  cases.reduce((sum, c) => sum + (c.durationMs ?? 0) + (c.setupMs ?? 0), 0);
+
+/**
+ * JUnit XML: a test suite per check class (per scenario file for `cosi test`), a test case per
+ * case, one failure in a failing case holding each of its findings. Cases that were timed (a
+ * scenario's steps) have a `time`, as their suite and the root do, in seconds, as CI systems
+ * (GitLab, Jenkins, GitHub's JUnit actions) read it; a case in a file names it (`file`).
  */
 export function renderCheckJunit(result: CheckResult, title = 'cosi check'): string {
   const summary = summarize(result);
   const { passed, failed: failures, skipped } = totals(summary);
   const unrendered = result.unrendered ?? [];
   const total = passed + failures + skipped + unrendered.length;
+  const timed = result.cases.some((c) => c.durationMs !== undefined);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(title)}" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}">`,
+    `<testsuites name="${xml(title)}" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}"${timed ? time(timeOfCases(result.cases)) : ''}>`,
   ];
   for (const s of summary) {
-    out.push(
-      `  <testsuite name="${xml(s.check)}" tests="${s.passed + s.failed + s.skipped}" failures="${s.failed}" skipped="${s.skipped}">`,
-    );
-    for (const c of result.cases.filter((x) => x.check === s.check)) {
-      const failing = c.findings.filter((f) => isFailure(f, result));
-      if (!caseFailed(c, result)) {
-        const skip =
-          c.skipped === undefined ? '<skipped/>' : `<skipped message="${xml(c.skipped)}"/>`;
-        out.push(
-          isSkippedCase(c)
-            ? `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">${skip}</testcase>`
-            : `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"/>`,
-        );
-        continue;
-      }
-      out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">`);
-      if (failing.length === 0) {
-        out.push(`      <failure type="invalid" message="${xml(FINDINGS_NOT_LISTED)}"/>`);
-      }
-      // One <failure> a case, as JUnit's schema has it (Jenkins keeps the first of several): the
-      // first finding's, with every finding in its text.
-      const [first] = failing;
-      if (first !== undefined) {
-        const more = failing.length - 1;
-        const message =
-          more === 0
-            ? first.message
-            : `${first.message} (and ${more} more ${more === 1 ? 'finding' : 'findings'})`;
-        const body = failing
-          .map((f) =>
-            [
-              more === 0 ? formatLocation(f) : `${formatLocation(f)}: ${f.code}: ${f.message}`,
-              f.pointer ? `at ${f.pointer}` : '',
-              f.diff ?? '',
-            ]
-              .filter(Boolean)
-              .join('\n'),
-          )
-          .join('\n\n');
-        out.push(
-          `      <failure type="${xml(first.code)}" message="${xml(message)}">${xml(body)}</failure>`,
-        );
-      }
-      out.push('    </testcase>');
+    for (const suite of suitesOf(
+      s.check,
+      result.cases.filter((x) => x.check === s.check),
+    )) {
+      out.push(...renderSuite(suite, result, timed));
     }
-    out.push('  </testsuite>');
   }
   // What was set aside as not manifests (charts, kustomizations): skipped cases.
   if (unrendered.length > 0) {
@@ -83,6 +79,67 @@ export function renderCheckJunit(result: CheckResult, title = 'cosi check'): str
   }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+/** A suite's lines; `timed`: its cases and itself have a `time`. */
+function renderSuite(suite: Suite, result: CheckResult, timed: boolean): string[] {
+  const failed = suite.cases.filter((c) => caseFailed(c, result)).length;
+  const skipped = suite.cases.filter((c) => isSkippedCase(c) && !caseFailed(c, result)).length;
+  const out = [
+    `  <testsuite name="${xml(suite.name)}" tests="${suite.cases.length}" failures="${failed}" skipped="${skipped}"${timed ? time(timeOfCases(suite.cases)) : ''}>`,
+  ];
+  // In a file's suite, the class is the file (as vitest's reporter has it) and the name the rest.
+  const classname = suite.file ?? suite.name;
+  const prefix = suite.file === undefined ? undefined : `${suite.file} › `;
+  for (const c of suite.cases) {
+    const name =
+      prefix !== undefined && c.name.startsWith(prefix) ? c.name.slice(prefix.length) : c.name;
+    const attributes = `classname="${xml(classname)}" name="${xml(name)}"${
+      c.file === undefined ? '' : ` file="${xml(c.file)}"`
+    }${timed ? time(c.durationMs ?? 0) : ''}`;
+    const failing = c.findings.filter((f) => isFailure(f, result));
+    if (!caseFailed(c, result)) {
+      const skip =
+        c.skipped === undefined ? '<skipped/>' : `<skipped message="${xml(c.skipped)}"/>`;
+      out.push(
+        isSkippedCase(c)
+          ? `    <testcase ${attributes}>${skip}</testcase>`
+          : `    <testcase ${attributes}/>`,
+      );
+      continue;
+    }
+    out.push(`    <testcase ${attributes}>`);
+    if (failing.length === 0) {
+      out.push(`      <failure type="invalid" message="${xml(FINDINGS_NOT_LISTED)}"/>`);
+    }
+    // One <failure> a case, as JUnit's schema has it (Jenkins keeps the first of several): the
+    // first finding's, with every finding in its text.
+    const [first] = failing;
+    if (first !== undefined) {
+      const more = failing.length - 1;
+      const message =
+        more === 0
+          ? first.message
+          : `${first.message} (and ${more} more ${more === 1 ? 'finding' : 'findings'})`;
+      const body = failing
+        .map((f) =>
+          [
+            more === 0 ? formatLocation(f) : `${formatLocation(f)}: ${f.code}: ${f.message}`,
+            f.pointer ? `at ${f.pointer}` : '',
+            f.diff ?? '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        )
+        .join('\n\n');
+      out.push(
+        `      <failure type="${xml(first.code)}" message="${xml(message)}">${xml(body)}</failure>`,
+      );
+    }
+    out.push('    </testcase>');
+  }
+  out.push('  </testsuite>');
+  return out;
 }
 
 function xml(text: string): string {
