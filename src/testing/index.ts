@@ -24,6 +24,7 @@ export {
   expectResource,
   type FindingQuery,
 } from './assertions.js';
+export { expectGolden, UPDATE_GOLDEN_ENV, type GoldenOptions } from './golden.js';
 export type { DeepPartial, SpecExpectation, TypeRef } from './spec-expectation.js';
 export {
   assertAll,

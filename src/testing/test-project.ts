@@ -179,6 +179,11 @@ export class TestProject {
     return this.#session.project;
   }
 
+  /** The directory the project's relative paths are read from (its `cwd` option). */
+  get cwd(): string {
+    return this.#options.cwd;
+  }
+
   /** The config the controllers come from (`undefined`: none). */
   get config(): LoadedConfig | undefined {
     return this.#session.config;
