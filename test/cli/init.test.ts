@@ -36,7 +36,12 @@ describe('cosi init', { timeout: 60_000 }, () => {
     const steps = workflow.split('\n').flatMap((line) => /^\s+- run: (.*)$/.exec(line)?.[1] ?? []);
     // It type-checks the config with the project's TypeScript: a type error the example's data
     // does not reach fails it too.
-    expect(steps).toEqual(['npm ci', 'npx cosi check --expect expected --typecheck -o github']);
+    // Then the controller's tests, in Node's own runner.
+    expect(steps).toEqual([
+      'npm ci',
+      'npx cosi check --expect expected --typecheck -o github',
+      'node --test',
+    ]);
   });
 
   it("writes the CI job of a project in a subdirectory at the repository's root, working in it", async () => {
@@ -94,6 +99,52 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect(check.code).toBe(1);
     expect(check.stdout + check.stderr).toContain('unexpected-state');
   });
+
+  it('writes a test of the controller with cosi/testing that node --test runs, and that fails when the controller changes', async () => {
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    // cosi as the project's dependency (this repository, built), as the install line links it.
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(REPO, path.join(dir, 'node_modules/cosi'));
+    const run = promisify(execFile);
+    // Node's own discovery of test files: test/apps.test.mjs, nothing else.
+    const passed = await run(process.execPath, ['--test', '--test-reporter=tap'], { cwd: dir });
+    expect(passed.stdout).toMatch(/^# pass 2$/m);
+    expect(passed.stdout).toContain(
+      'ok 1 - the manifests converge to the golden tree in expected/',
+    );
+    // A controller that gets the registry wrong fails both: the golden tree at its line, the
+    // applied App with the spec's diff.
+    const config = path.join(dir, 'cosi.config.ts');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace(
+        "rest.length > 0 ? first : 'docker.io'",
+        "rest.length > 9 ? first : 'docker.io'",
+      ),
+    );
+    const failed = await run(process.execPath, ['--test', '--test-reporter=tap'], {
+      cwd: dir,
+    }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stdout: string },
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toMatch(/^# fail 2$/m);
+    expect(failed?.stdout).toContain(
+      'expected/AppConfigs.example.org.yaml:11:13: error[unexpected-state]: AppConfigs.example.org(default/api) differs from the expectation',
+    );
+    expect(failed?.stdout).toContain('-registry: quay.io');
+    // Recorded on request, the golden tree is what cosi check then expects.
+    await run(process.execPath, ['--test'], {
+      cwd: dir,
+      env: { ...process.env, COSI_UPDATE_GOLDEN: '1' },
+    }).catch(() => undefined);
+    expect(
+      await readFile(path.join(dir, 'expected/AppConfigs.example.org.yaml'), 'utf8'),
+    ).not.toContain('registry: ghcr.io');
+    const check = await cli(['check', '--expect', 'expected'], { cwd: dir });
+    expect(check.stdout).toContain('expectations: 4 passed, 0 failed');
+  }, 120_000);
 
   it("quotes a directory with a space in its next steps' cd, and says at once where it cannot make one", async () => {
     const spaced = await cli(['init', 'my proj'], { cwd: dir });

@@ -1,8 +1,8 @@
 /**
  * The files of the starter project `cosi init` writes: a config with a type and one controller,
- * a manifest, the golden tree of the state the run converges to, and a CI job that checks
- * both. The golden files are what `cosi check --expect expected/ --update` records for this
- * manifest (a test keeps them so).
+ * a manifest, the golden tree of the state the run converges to, a test of the controller with
+ * `cosi/testing` and Node's own test runner, and a CI job that runs both. The golden files are
+ * what `cosi check --expect expected/ --update` records for this manifest (a test keeps them so).
  */
 
 /** A file of the starter project: its path relative to the project, and its text. */
@@ -157,6 +157,61 @@ spec:
 `;
 
 /**
+ * The controller's test, with `cosi/testing` in Node's own runner (`node --test` finds it; no
+ * dependency to add): plain JavaScript, which every Node cosi runs on takes as it is. It compares
+ * the state with the same golden tree as the CI job's check, and tests a case the manifests do
+ * not have.
+ */
+const EXAMPLE_TEST = `/**
+ * The controller's tests, with cosi's testing library (cosi/testing) in Node's own test runner:
+ *
+ *   node --test                          run them
+ *   COSI_UPDATE_GOLDEN=1 node --test     record the golden tree (expected/) after a deliberate change
+ *
+ * The library works the same in vitest or jest (and import 'cosi/testing/matchers' for their
+ * expect(project).toHaveResource(...)); in a .ts test, the config's handles (App, AppConfig)
+ * type-check the expected specs. See cosi's docs/testing.md.
+ */
+import { test } from 'node:test';
+import {
+  createTestProject,
+  expectConverged,
+  expectGolden,
+  expectNoResource,
+  expectResource,
+} from 'cosi/testing';
+
+test('the manifests converge to the golden tree in expected/', async () => {
+  // The project as cosi check runs it: cosi.config.ts and the manifests it names.
+  const project = await createTestProject();
+  try {
+    expectConverged(await project.converge());
+    await expectGolden(project, 'expected');
+  } finally {
+    await project.close();
+  }
+});
+
+test('an App gets the registry of its image, and its AppConfig goes with it', async () => {
+  // The config's types and controller, with no manifest but the ones the test applies.
+  const project = await createTestProject({ manifests: [] });
+  try {
+    await project.apply(
+      'metadata: { type: app, id: db }\\nspec: { image: quay.io/example/postgres }\\n',
+    );
+    expectConverged(await project.converge());
+    await expectResource(project, 'appconfig', 'db', { registry: 'quay.io', replicas: 1 });
+
+    await project.destroy('app', ['db']);
+    await project.converge();
+    await expectNoResource(project, 'appconfig', 'db');
+  } finally {
+    await project.close();
+  }
+});
+`;
+
+/**
  * The CI job; for a project in a subdirectory of its repository (`workingDirectory`, relative to
  * the root, where the job is), its steps run there.
  */
@@ -171,7 +226,8 @@ export function ciJob(workingDirectory?: string): string {
 `;
   return `# Checks the manifests and the controllers on every push and pull request, and type-checks the
 # config and its modules with the project's TypeScript: findings become annotations on the
-# changed lines. After a deliberate change, record the new expectations with
+# changed lines; then runs the controller's tests (test/, node --test). After a deliberate
+# change, record the new expectations with
 #   npx cosi check --expect expected --update
 # It runs the cosi that package-lock.json pins: the install line cosi init ends with writes
 # package.json and package-lock.json; commit both. cosi is not on the npm registry, and a cosi
@@ -190,6 +246,7 @@ ${defaults}    steps:
           node-version: 24
       - run: npm ci
       - run: npx cosi check --expect expected --typecheck -o github
+      - run: node --test
 `;
 }
 
@@ -233,6 +290,7 @@ export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'manifests/apps.yaml', text: MANIFEST },
   { path: 'expected/AppConfigs.example.org.yaml', text: GOLDEN_APP_CONFIGS },
   { path: 'expected/Apps.example.org.yaml', text: GOLDEN_APPS },
+  { path: 'test/apps.test.mjs', text: EXAMPLE_TEST },
   { path: CI_JOB_PATH, text: ciJob() },
   { path: '.cosiignore', text: COSIIGNORE, unlessThere: true },
   { path: 'tsconfig.json', text: TSCONFIG, unlessThere: true },

@@ -11,11 +11,14 @@ export function defineInit(): Command {
     .description(
       'Writes a starter project into <dir> (default: the working directory): cosi.config.ts with ' +
         'a type and one controller and the manifests it names, a manifest (manifests/apps.yaml), the golden tree of ' +
-        'the converged state (expected/) and a GitHub Actions job that checks both (in a git ' +
+        'the converged state (expected/), a test of the controller with cosi/testing that ' +
+        "Node's own runner runs (test/apps.test.mjs, node --test) and a GitHub Actions job " +
+        'that runs both (in a git ' +
         "repository whose root is above <dir>, the job goes to the root's .github/workflows, " +
         'where GitHub reads it, and runs in <dir>); and, unless <dir> has them, a .cosiignore ' +
         '(so that a walk of the project does not read expected/ as manifests) and a ' +
-        'tsconfig.json for the config. It passes `cosi check --expect expected` as written. ' +
+        'tsconfig.json for the config. It passes `cosi check --expect expected` and ' +
+        '`node --test` as written. ' +
         'Existing files are never overwritten: if any of the others is there, nothing is ' +
         'written.',
     )

@@ -40,6 +40,7 @@ export const initCommand: CliCommand<[string], InitResult> = {
       ].filter((line) => line !== undefined),
       'npx cosi check --expect expected --typecheck   # what the CI job runs',
       'npx cosi get appconfig                         # what the controller made',
+      "node --test                                    # the controller's tests (test/)",
     ];
     // A file above the project is the CI job at the repository's root: said why it is there.
     const wrote = (file: string) =>
