@@ -170,6 +170,33 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it("names an applied file's findings relative to the working directory, as the scenario's own", async () => {
+    await mkdir(path.join(dir, 'steps'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'steps/bad-vm.yaml'),
+      'metadata: { type: vm, id: bad }\nspec: { cpus: 0, image: debian, host: node-a }\n',
+    );
+    const file = path.join(dir, 'steps/apply-file.cosi-test.yaml');
+    await writeFile(
+      file,
+      [
+        'name: a file of a bad VM',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - apply: bad-vm.yaml',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', 'steps'], { cwd: dir });
+    expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'steps/bad-vm.yaml:2:15: error[schema-violation]: must be >= 1 (at /spec/cpus)',
+    ]);
+    const junit = await cli(['test', 'steps', '-o', 'junit'], { cwd: dir });
+    expect(junit.stdout).toContain('>steps/bad-vm.yaml:2:15');
+    expect(junit.stdout).not.toContain(dir);
+    expect(code).toBe(1);
+  });
+
   it('reports errors of the 2nd and 3rd inline documents of a list, and of a deeply indented one, at their lines and columns in the scenario', async () => {
     const vm = (id: string, cpus: number): string =>
       `{ metadata: { type: vm, id: ${id} }, spec: { cpus: ${cpus}, image: debian, host: node-a } }`;

@@ -274,7 +274,11 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
   switch (step.kind) {
     case 'apply':
       return change(project, step.at, step.expectError, async () => {
-        if (step.paths.length > 0) await project.apply(step.paths);
+        // Relative to the working directory, where the project reads them: its findings name
+        // the files as the scenario's own findings and cosi check name them.
+        if (step.paths.length > 0) {
+          await project.apply(step.paths.map((file) => displayPath(project.cwd, file)));
+        }
         if (step.files.length > 0) await project.applyFiles(step.files);
       });
     case 'edit':
