@@ -377,6 +377,33 @@ export default defineConfig({
     expect(h.stderr()).toContain('shutting down (SIGINT)');
   }, 60_000);
 
+  it('with --watch an edit saved before its file watcher is ready (still scanning) is applied once it is', async () => {
+    const h = harness(dir);
+    // A watcher whose initial scan ends when the test says: it reports nothing before, as
+    // chokidar reports nothing of a save that lands while it still scans.
+    let ready: (() => void) | undefined;
+    const watchFiles: WatchFiles = (paths, onEvent) => ({
+      ...h.watchFiles(paths, onEvent),
+      ready: new Promise<void>((resolve) => (ready = resolve)),
+    });
+    const running = runRuntime(h.io, [dir], flags({ watch: true }), watchFiles);
+    await waitFor(() => ready !== undefined && h.stderr().includes('converged in'), 20_000);
+    // Saved as the start said it applied, as a user (or a test) does who waits for that line.
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 3'));
+    ready?.();
+    await waitFor(
+      () => h.stderr().includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
+      20_000,
+      h.stderr,
+    );
+    // The files copied before the start are not changes: no restart, one apply of the edit.
+    expect(h.stderr()).not.toContain('restarting');
+    expect(h.stderr().match(/applied 5 resources/g)).toHaveLength(2);
+    h.sigint();
+    expect(await running).toEqual({ exitCode: 0 });
+  }, 60_000);
+
   it('with --watch a save of the config while it restarts starts it again: the last save runs', async () => {
     const h = harness(dir);
     const running = runRuntime(h.io, [dir], flags({ watch: true }), h.watchFiles);

@@ -371,6 +371,11 @@ async function serveUntilEnded(
       announce();
     };
 
+    /**
+     * When the first start began to read the files (ms since the epoch, to the µs): a save from
+     * then on, which the file watcher may not have been ready to hear, is applied.
+     */
+    const readSince = performance.timeOrigin + performance.now();
     const first = startServing(false);
     const start = await first.outcome;
     if ('early' in start) return stopBeforeStart(start.early, log);
@@ -400,6 +405,7 @@ async function serveUntilEnded(
           if (await stopServing(false)) after.lingering = true;
         },
         sayStarted,
+        since: readSince,
       });
     }
     const why = await ended;

@@ -3,8 +3,9 @@ import { toError } from '../../engine/errors.js';
 import type { ApplyCounts } from '../../app/serve-project.js';
 import type { ServedRuntime } from '../../app/served-runtime.js';
 import type { Finding } from '../../loaders/finding.js';
-import { SCRIPT_FILE } from '../../app/file-events.js';
+import { SCRIPT_FILE, type FileEvent } from '../../app/file-events.js';
 import type { FileWatcher, WatchFiles } from '../watch/file-watcher.js';
+import { changedSince } from '../watch/changed-since.js';
 
 /** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
 const RETRY_FIRST_MS = 500;
@@ -46,6 +47,10 @@ export interface ReapplyReport {
  * A changed script (the config, code it imports) or changed definitions start the runtime
  * again (`report.restart`), as a process restarted by hand would load them; one that could not
  * start is started again at the next change.
+ *
+ * A save between `since` (when the start began to read the files) and the end of the watcher's
+ * initial scan is heard by neither: once the watcher is ready, what was written since is taken
+ * as a change, so an edit saved as the start says it applied is applied too.
  */
 export function reapplyOnChange(
   cwd: string,
@@ -53,6 +58,7 @@ export function reapplyOnChange(
   watchFiles: WatchFiles,
   served: Pick<ServedRuntime, 'reapply'>,
   report: ReapplyReport,
+  since?: number,
 ): ReapplyWatcher {
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
@@ -128,16 +134,33 @@ export function reapplyOnChange(
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     }
   };
+  const changed = (event: FileEvent): void => {
+    if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
+    else manifests = true;
+    schedule(100);
+  };
   const watchAll = (paths: readonly string[]): FileWatcher =>
     watchFiles(
       paths.map((f) => path.resolve(cwd, f)),
-      (event) => {
-        if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
-        else manifests = true;
-        schedule(100);
-      },
+      changed,
     );
   let watcher = watchAll(files);
+  if (since !== undefined) {
+    // Read once the watcher is ready: a save from then on is its to report.
+    void (watcher.ready ?? Promise.resolve())
+      .then(() =>
+        changedSince(
+          files.map((f) => path.resolve(cwd, f)),
+          since,
+        ),
+      )
+      .then(
+        (events) => {
+          if (!isClosed()) for (const event of events) changed(event);
+        },
+        () => undefined,
+      );
+  }
   /** The replaced watchers' closes, waited for by `close`. */
   const replaced: Promise<void>[] = [];
   return {

@@ -59,6 +59,11 @@ export interface WatchedRun<Ending> {
   stop(): Promise<void>;
   /** Says a start that began, then lets it say what it says of its leadership. */
   sayStarted(begun: BegunStart, announce: () => void): void;
+  /**
+   * When the first start began to read the files (ms since the epoch): what was saved since,
+   * before the watcher was ready to hear it, is applied once it is.
+   */
+  readonly since?: number;
 }
 
 /** `cosi run --watch`'s watcher, and the restart's start that is loading, if one is. */
@@ -212,6 +217,7 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
         ),
       restart,
     },
+    run.since,
   );
   return { watcher, discardLoading };
 }
