@@ -159,7 +159,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
   }, 90_000);
 
   it('a follower cut off from etcd past its lease campaigns again on a new lease, and leads once the leader stops', async () => {
-    const a = start('2s');
+    // The follower's lease is short (it must expire while cut off); the leader's is not: it stays
+    // leader throughout, and a 2 s lease gives up after 1.33 s without a renewal, a stall a loaded
+    // machine can have. It hands over by its clean stop (its lease revoked), never by expiry.
+    const a = start('10s');
     await a.waitForLine(/elected leader/);
     const proxy = await startTcpProxy(etcd.endpoint);
     try {
