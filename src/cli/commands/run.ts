@@ -271,18 +271,20 @@ async function serveUntilEnded(
                   { code: 'candidacy-lost' },
                 );
               },
-              onLeader: (leader) => {
-                // A leader that hears of another one has lost its leadership (and says so), or
-                // is about to: it does not say it follows while it still leads.
-                if (ending !== undefined || !isCurrent() || candidate?.leading === true) return;
-                if (leader === lastLeader || leader === identity) return;
-                lastLeader = leader;
-                if (leader === undefined) log.info('no leader: campaigning');
-                else {
-                  health.followsLeader();
-                  log.info(`following ${leader}`, { leader });
-                }
-              },
+              // Said after the start is (`started as ...`), as the rest of its leadership.
+              onLeader: (leader) =>
+                said(() => {
+                  // A leader that hears of another one has lost its leadership (and says so), or
+                  // is about to: it does not say it follows while it still leads.
+                  if (ending !== undefined || candidate?.leading === true) return;
+                  if (leader === lastLeader || leader === identity) return;
+                  lastLeader = leader;
+                  if (leader === undefined) log.info('no leader: campaigning');
+                  else {
+                    health.followsLeader();
+                    log.info(`following ${leader}`, { leader });
+                  }
+                }),
             })
           : undefined;
       // What the runtime says of its leadership is logged after its start is.
