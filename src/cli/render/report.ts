@@ -7,6 +7,7 @@ import { formatDuration } from '../duration.js';
 import { formatLocation } from './location.js';
 import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
+import { RepeatedWarnings } from './repeated-warnings.js';
 import { describeSpreadWrites } from '../../app/spread-writes.js';
 import { describeStuck } from '../../app/stuck-controllers.js';
 
@@ -15,13 +16,21 @@ export function createColors(enabled: boolean): ChalkInstance {
   return new Chalk({ level: enabled ? 1 : 0 });
 }
 
-/** Findings, one per line, errors in red and warnings in yellow; then a count. */
+/**
+ * Findings, one per line, errors in red and warnings in yellow (past ten of one code, the other
+ * warnings of it are counted in a line: see `repeated-warnings.ts`); then a count of them all.
+ */
 export function renderFindings(findings: readonly Finding[], c: ChalkInstance): string {
   if (findings.length === 0) return '';
-  const lines = findings.map((f) => {
-    const text = escapeControl(formatFinding(f));
-    return f.severity === 'error' ? c.red(text) : c.yellow(text);
-  });
+  // What prints these prints resources with -o json, not findings: check lists them all.
+  const repeated = new RepeatedWarnings('cosi check -o json');
+  const lines = findings
+    .filter((f) => repeated.take(f))
+    .map((f) => {
+      const text = escapeControl(formatFinding(f));
+      return f.severity === 'error' ? c.red(text) : c.yellow(text);
+    });
+  for (const rest of repeated.rest) lines.push(c.yellow(escapeControl(rest)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   lines.push(c.bold(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`));

@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatFinding } from '../../loaders/finding.js';
 import { escapeControl, escapeControlLines } from '../render/escape-control.js';
 import { plural } from '../render/plural.js';
+import { RepeatedWarnings } from '../render/repeated-warnings.js';
 import {
   describeCondition,
   describeStatus,
@@ -45,10 +46,13 @@ export function renderRoundLines(round: RoundView, c: ChalkInstance): string {
   if (round.status === 'error' && round.reason !== undefined) {
     lines.push(c.red(escapeControlLines(round.reason)));
   }
+  const repeated = new RepeatedWarnings();
   for (const finding of round.findings) {
+    if (!repeated.take(finding)) continue;
     const text = escapeControlLines(formatFinding(finding));
     lines.push(finding.severity === 'error' ? c.red(text) : c.yellow(text));
   }
+  for (const rest of repeated.rest) lines.push(c.yellow(escapeControl(rest)));
   for (const controller of round.controllers) {
     if (controller.errors === 0 && controller.failingItems === 0) continue;
     lines.push(

@@ -4,6 +4,7 @@ import { escapeControl } from '../escape-control.js';
 import { groupDigits } from './group-digits.js';
 import { missingDefinitionsNote } from './missing-definitions-note.js';
 import { ShownFindings } from './shown-findings.js';
+import { RepeatedWarnings } from '../repeated-warnings.js';
 import {
   formatUnrenderedCounts,
   COUNTED_ONLY_KINDS,
@@ -27,11 +28,12 @@ export function renderCheckText(
 ): string {
   const lines: string[] = [];
   const shown = new ShownFindings(result);
+  const repeated = new RepeatedWarnings();
   for (const item of result.cases) {
     for (const f of item.findings) {
-      if (!shown.take(f)) continue;
-      const place = formatLocation(f);
       const failure = isFailure(f, result);
+      if (!repeated.take(f, failure) || !shown.take(f)) continue;
+      const place = formatLocation(f);
       // A message of several lines (a registration's list of conflicts) goes on below, indented.
       const [first, ...more] = f.message.split('\n');
       const head = `${f.severity}[${f.code}]: ${first}${f.pointer ? ` (at ${f.pointer})` : ''}`;
@@ -44,6 +46,7 @@ export function renderCheckText(
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
   }
+  for (const rest of repeated.rest) lines.push(c.yellow(escapeControl(rest)));
   if (shown.rest !== undefined) lines.push(c.yellow(shown.rest));
   // `-q`: the findings alone, as kubeconform prints without -summary.
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
