@@ -81,4 +81,17 @@ describe('a warning repeated for many resources', () => {
       await session.close();
     }
   }, 120_000);
+
+  it('are printed without their count line under -q, which prints no summary', async () => {
+    const dir = await waitingWebApps();
+    const quiet = await cli(['apply', '-q', '-f', dir], { cwd: dir });
+    expect(quiet.code).toBe(0);
+    expect(waitingLines(quiet.stderr)).toHaveLength(MAX_WARNINGS_PER_CODE);
+    expect(quiet.stderr).toContain('and 15 more rgd-waiting warnings like the ones above');
+    expect(quiet.stderr).not.toContain('25 warnings');
+    expect(quiet.stderr).not.toContain('converged');
+    const graph = await cli(['graph', '--resources', '-q', '-f', dir], { cwd: dir });
+    expect(graph.code).toBe(0);
+    expect(graph.stderr).not.toContain('25 warnings');
+  }, 120_000);
 });

@@ -223,7 +223,11 @@ export async function renderGraphResult(
     if (data) warnOfSize(io, data, format, text);
     return;
   }
-  io.stderr.write(renderFindings(result.findings, createColors(useColor(io, flags.color))));
+  io.stderr.write(
+    renderFindings(result.findings, createColors(useColor(io, flags.color)), {
+      quiet: flags.quiet === true,
+    }),
+  );
   if (!result.view) return;
   if (result.loaded !== undefined) {
     // Not a summary: it says what the graph leaves out, so it is said even with --quiet.

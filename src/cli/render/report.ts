@@ -18,9 +18,14 @@ export function createColors(enabled: boolean): ChalkInstance {
 
 /**
  * Findings, one per line, errors in red and warnings in yellow (past ten of one code, the other
- * warnings of it are counted in a line: see `repeated-warnings.ts`); then a count of them all.
+ * warnings of it are counted in a line: see `repeated-warnings.ts`); then, unless quiet, a count
+ * of them all.
  */
-export function renderFindings(findings: readonly Finding[], c: ChalkInstance): string {
+export function renderFindings(
+  findings: readonly Finding[],
+  c: ChalkInstance,
+  options: { readonly quiet?: boolean } = {},
+): string {
   if (findings.length === 0) return '';
   // What prints these prints resources with -o json, not findings: check lists them all.
   const repeated = new RepeatedWarnings('cosi check -o json');
@@ -33,7 +38,10 @@ export function renderFindings(findings: readonly Finding[], c: ChalkInstance): 
   for (const rest of repeated.rest) lines.push(c.yellow(escapeControl(rest)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
-  lines.push(c.bold(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`));
+  // The count is a summary: `-q` prints the findings alone, as `check -q` does.
+  if (options.quiet !== true) {
+    lines.push(c.bold(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`));
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -36,12 +36,14 @@ export function renderReportedRun<Data>(
   printData: (data: Data) => void,
 ): void {
   const colors = createColors(useColor(io, flags.color));
-  io.stderr.write(renderFindings(reported.run.manifests.findings, colors));
+  io.stderr.write(
+    renderFindings(reported.run.manifests.findings, colors, { quiet: flags.quiet === true }),
+  );
   if (reported.failure !== undefined) io.stderr.write(`cosi: ${reported.failure}\n`);
   if (!reported.converged) return;
   const { outcome, data, counts } = reported.converged;
   printData(data);
-  io.stderr.write(renderFindings(outcome.findings, colors));
+  io.stderr.write(renderFindings(outcome.findings, colors, { quiet: flags.quiet === true }));
   if (!flags.quiet || !outcome.report.converged) {
     io.stderr.write(renderReport(outcome.report, counts, colors));
   }
