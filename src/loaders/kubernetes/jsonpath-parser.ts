@@ -62,7 +62,6 @@ export class JsonPathSyntaxError extends Error {
 const FILTER_OPERATORS: readonly string[] = ['==', '!=', '<', '<=', '>', '>='];
 const DICT_KEY = /^'([^']*)'$/;
 const SLICE = /^(-?\d*)(:-?\d*)?(:-?\d*)?$/;
-const COMPARISON = /^([^!<>=]+)([!<>=]+)(.+?)$/;
 
 /**
  * Parses a JSONPath template.
@@ -202,7 +201,7 @@ class ActionParser {
     if (this.input[this.pos] === '+' || this.input[this.pos] === '-') this.pos++;
     while (this.input[this.pos] === '.' || isDigit(this.input[this.pos] ?? '')) this.pos++;
     const text = this.input.slice(start, this.pos);
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) {
+    if (!isNumberText(text)) {
       throw new JsonPathSyntaxError(`cannot parse number ${text}`);
     }
     this.steps.push({ kind: 'literal', value: Number(text) });
@@ -278,12 +277,12 @@ class ActionParser {
     if (this.input[this.pos] !== ']') throw new JsonPathSyntaxError('unclosed array expect ]');
     const text = this.input.slice(start, this.pos - 1);
     this.pos++;
-    const comparison = COMPARISON.exec(text);
-    if (!comparison) {
+    const comparison = splitComparison(text);
+    if (comparison === undefined) {
       this.steps.push({ kind: 'filter', left: parseSubPath(text), operator: 'exists', right: [] });
       return;
     }
-    const [, left = '', operator = '', right = ''] = comparison;
+    const { left, operator, right } = comparison;
     if (!FILTER_OPERATORS.includes(operator)) {
       throw new JsonPathSyntaxError(`unrecognized filter operator ${operator}`);
     }
@@ -294,6 +293,41 @@ class ActionParser {
       right: parseSubPath(right),
     });
   }
+}
+
+/**
+ * Whether the text the number scanner took (a sign, then digits and points) is a number:
+ * client-go's `^[+-]?(\d+\.?\d*|\.\d+)$`, read once (as a backtracking regular expression, a
+ * long run of digits that fails to match took time quadratic in its length).
+ */
+function isNumberText(text: string): boolean {
+  const body = text.startsWith('+') || text.startsWith('-') ? text.slice(1) : text;
+  const point = body.indexOf('.');
+  return (point === -1 || body.indexOf('.', point + 1) === -1) && /[0-9]/.test(body);
+}
+
+const OPERATOR_CHARACTERS = '!<>=';
+
+/**
+ * A filter's `left op right`, as client-go's `^([^!<>=]+)([!<>=]+)(.+?)$` splits it (Go's `.`
+ * takes any character but a newline, which a filter cannot hold): the left side up to the first
+ * operator character, the operator its whole run (all but its last character when nothing
+ * follows it), the rest the right side; `undefined` for an existence filter. Read once, where
+ * the backtracking expression took time quadratic in the length of a run of operators.
+ */
+function splitComparison(
+  text: string,
+): { left: string; operator: string; right: string } | undefined {
+  let from = 0;
+  while (from < text.length && !OPERATOR_CHARACTERS.includes(text.charAt(from))) from++;
+  if (from === 0 || from === text.length) return undefined;
+  let to = from;
+  while (to < text.length && OPERATOR_CHARACTERS.includes(text.charAt(to))) to++;
+  if (to === text.length) {
+    if (to - from < 2) return undefined;
+    to--;
+  }
+  return { left: text.slice(0, from), operator: text.slice(from, to), right: text.slice(to) };
 }
 
 /** Parses the inside of one action (a union branch, a filter side) as a path. */

@@ -218,6 +218,33 @@ describe('parseTemplate', () => {
     expect(() => parseTemplate(template)).toThrow(new JsonPathSyntaxError(message));
   });
 
+  it('reads a long number, and a long run of operator characters, in time linear in their length', () => {
+    // A CRD's printer column path is read from untrusted manifests: as backtracking regular
+    // expressions, 60,000 digits that are no number took about 6 s, 100,000 operator
+    // characters before a carriage return about 11 s; read once, each takes milliseconds.
+    const digits = '1'.repeat(60_000);
+    const operators = '='.repeat(100_000);
+    const started = performance.now();
+    expect(() => parseTemplate(`{.a[?(@.x==${digits}..)]}`)).toThrow(
+      new JsonPathSyntaxError(`cannot parse number ${digits}..`),
+    );
+    expect(() => parseTemplate(`{.a[?(@.x${operators}\r)]}`)).toThrow(
+      new JsonPathSyntaxError(`unrecognized filter operator ${operators}`),
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    // client-go's split: the whole run of operator characters, all but the last when nothing
+    // follows; a carriage return is part of the right side, as Go's `.` takes it.
+    expect(run('{[?(@.a==1)].a}', [{ a: 1 }, { a: 2 }])).toBe('1');
+    expect(() => parseTemplate('{[?(@.a==)]}')).toThrow(
+      new JsonPathSyntaxError('unrecognized filter operator ='),
+    );
+    expect(() => parseTemplate('{[?(@.a=\r)]}')).toThrow(
+      new JsonPathSyntaxError('unrecognized filter operator ='),
+    );
+    expect(run('{[?(@.a==-1.5)].a}', [{ a: -1.5 }, { a: 2 }])).toBe('-1.5');
+    expect(run('{[?(@.a<0.5)].a}', [{ a: 0.25 }, { a: 2 }])).toBe('0.25');
+  });
+
   it('keeps parentheses and braces inside a filter quoted string', () => {
     const images = [{ os: '{[()]}' }, { os: 'linux' }];
     expect(run('{[?(@.os == "{[()]}")].os}', images)).toBe('{[()]}');
