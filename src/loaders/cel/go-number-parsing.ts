@@ -20,13 +20,37 @@ const UINT64_MAX = 2n ** 64n - 1n;
 /** Base 10 as `ParseInt` reads it: a sign, then digits (no `_`, which base 10 refuses). */
 const DECIMAL_INTEGER = /^[+-]?[0-9]+$/;
 const UNSIGNED_INTEGER = /^[0-9]+$/;
-/** `ParseFloat`'s decimal form. */
-const DECIMAL_FLOAT = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 /** `ParseFloat`'s hexadecimal form: the `p` exponent is required. */
 const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)$/;
 /** `ParseFloat`'s words: `inf` or `infinity` with a sign or none, `nan` without; any case. */
 const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
 const NOT_A_NUMBER = /^nan$/i;
+
+/**
+ * `ParseFloat`'s decimal form, `[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?`, read once: as
+ * a backtracking regular expression, a long run of digits that ends in something else took time
+ * quadratic in its length (100,000 digits: 16 s), and a rule's `double(self.x)` reads a field.
+ */
+function isDecimalFloat(text: string): boolean {
+  let i = text.startsWith('+') || text.startsWith('-') ? 1 : 0;
+  const digits = (): number => {
+    const from = i;
+    while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    return i - from;
+  };
+  let mantissa = digits();
+  if (text.charAt(i) === '.') {
+    i++;
+    mantissa += digits();
+  }
+  if (mantissa === 0) return false;
+  if (text.charAt(i) === 'e' || text.charAt(i) === 'E') {
+    i++;
+    if (text.charAt(i) === '+' || text.charAt(i) === '-') i++;
+    if (digits() === 0) return false;
+  }
+  return i === text.length;
+}
 
 /** `strconv.ParseInt(text, 10, 64)`; `undefined` where it errs. */
 export function parseGoInt(text: string): bigint | undefined {
@@ -81,7 +105,7 @@ function parseGoFloatDigits(text: string): number | undefined {
   if (infinity !== null) return infinity[1] === '-' ? -Infinity : Infinity;
   if (NOT_A_NUMBER.test(text)) return NaN;
   let value: number;
-  if (DECIMAL_FLOAT.test(text)) {
+  if (isDecimalFloat(text)) {
     value = Number(text);
   } else {
     const hex = HEX_FLOAT.exec(text);
