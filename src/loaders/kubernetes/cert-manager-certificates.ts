@@ -312,12 +312,26 @@ function isIpAddress(value: string): boolean {
 }
 
 /**
+ * Whether a value ends (spaces aside) in an address in angle brackets, `<...@...>` with no other
+ * bracket inside: the last `<` before the final `>`, found once (as the regular expression
+ * `<[^<>]*@[^<>]*>\s*$`, a `<` then a long run of `@` took time quadratic in its length).
+ */
+function endsInAngleAddress(value: string): boolean {
+  const text = value.trimEnd();
+  if (!text.endsWith('>')) return false;
+  const open = text.lastIndexOf('<', text.length - 2);
+  if (open === -1) return false;
+  const inside = text.slice(open + 1, -1);
+  return !inside.includes('>') && inside.includes('@');
+}
+
+/**
  * Why an email address is not one Go's `mail.ParseAddress` reads as the value itself, or
  * `undefined`: a bare `local@domain`, no display name, no angle brackets, no spaces.
  */
 function emailAddressProblem(value: string): string | undefined {
   if (/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+$/.test(value)) return undefined;
-  if (/<[^<>]*@[^<>]*>\s*$/.test(value)) {
+  if (endsInAngleAddress(value)) {
     return 'invalid email address: make sure the supplied value only contains the email address itself';
   }
   if (!value.includes('@')) return "invalid email address: mail: missing '@' or angle-addr";
