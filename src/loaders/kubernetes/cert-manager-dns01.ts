@@ -242,8 +242,9 @@ function isRfc2136Nameserver(nameserver: string): boolean {
   const trimmed = nameserver.trim();
   if (trimmed === '') return false;
   const split = splitHostPort(trimmed);
-  if (split.error === 'missing port in address')
-    return trimmed.replace(/^[[\]]+|[[\]]+$/g, '') !== '';
+  // A host alone: anything but brackets alone (`[]`), which leave no host once stripped. One
+  // anchored class: stripping trailing brackets with `[[\]]+$` took time quadratic in their count.
+  if (split.error === 'missing port in address') return !/^[[\]]*$/.test(trimmed);
   return split.error === undefined && split.host !== '';
 }
 

@@ -188,6 +188,20 @@ describe("an ACME issuer's dns01 solver", () => {
     ).toEqual([['/rfc2136/tsigKeyName', REQUIRED]]);
   });
 
+  it('reads a long RFC 2136 nameserver in time linear in its length', () => {
+    // Untrusted input: stripping 60,000 trailing brackets with a backtracking regular expression
+    // took about 6 s; brackets alone are still no host.
+    const started = performance.now();
+    expect(dns01(`{ rfc2136: { nameserver: "a${']'.repeat(60_000)}x" } }`)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(dns01('{ rfc2136: { nameserver: "[]" } }')).toEqual([
+      [
+        '/rfc2136/nameserver',
+        'Invalid value: "[]": nameserver must be set in the form host:port where host is an IPv4 address, an enclosed IPv6 address or a hostname and port is an optional port number.',
+      ],
+    ]);
+  });
+
   it("refuses a webhook without its solver's name, no provider, and a second provider", () => {
     expect(dns01("{ webhook: { groupName: g, solverName: '' } }")).toEqual([
       ['/webhook/solverName', 'Required value: solver name must be specified'],
