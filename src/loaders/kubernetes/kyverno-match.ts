@@ -16,6 +16,7 @@
  */
 
 import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
+import { wildcard } from './kyverno-wildcard.js';
 import {
   forbiddenValue,
   invalidStructValue,
@@ -310,21 +311,6 @@ export function kindSubresource(selector: string): string {
     default:
       return '';
   }
-}
-
-/** A pattern of Kyverno's wildcards (`*` any run, `?` any one character), whole. */
-export function wildcard(pattern: string): RegExp {
-  const body = pattern
-    .split('')
-    .map((char) =>
-      char === '*'
-        ? '[\\s\\S]*'
-        : char === '?'
-          ? '[\\s\\S]'
-          : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('');
-  return new RegExp(`^${body}$`);
 }
 
 /** Whether a value is a list with items. */

@@ -22,7 +22,8 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, goFieldPath, invalidValue } from './go-field-error.js';
-import { wildcard, type AddProblem, type ClusterScope, type Path } from './kyverno-match.js';
+import { type AddProblem, type ClusterScope, type Path } from './kyverno-match.js';
+import { wildcard } from './kyverno-wildcard.js';
 import { ruleProblems } from './kyverno-rules.js';
 
 /** The problems of a Kyverno policy's spec (see above). */

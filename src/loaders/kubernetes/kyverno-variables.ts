@@ -31,7 +31,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { invalidValue } from './go-field-error.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 import { ruleFieldProblems, type Report } from './kyverno-rule-fields.js';
-import { wildcard } from './kyverno-match.js';
+import { wildcard, type WildcardPattern } from './kyverno-wildcard.js';
 
 const GROUP = 'kyverno.io';
 const KINDS = new Set(['ClusterPolicy', 'Policy']);
@@ -315,7 +315,7 @@ function eachVariable(text: string, visit: (variable: string) => void): void {
 /** A context entry's name, and the variables it declares (`name*`, or a config map's fields). */
 interface Declared {
   readonly entry: string;
-  readonly pattern: RegExp;
+  readonly pattern: WildcardPattern;
 }
 
 /**
