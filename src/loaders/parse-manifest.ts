@@ -34,6 +34,7 @@ import { InsertedTextIndex, jsonStreamAsYaml } from './json-stream.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
+import { goYamlBinary, isGoYamlTimestamp } from './go-yaml-tags.js';
 import { GO_YAML_BOOLEANS, kubectlKey, YAML11_OCTAL, type KubectlKey } from './go-yaml-keys.js';
 import {
   templateExpressionMessage,
@@ -1187,6 +1188,13 @@ class DataBuilder {
         );
       }
     }
+    if (
+      this.kubectlScalars &&
+      typeof value === 'string' &&
+      (tag === `${TAG_PREFIX}binary` || tag === `${TAG_PREFIX}timestamp`)
+    ) {
+      return this.#goYamlTagged(node, tag, value);
+    }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
       this.#report(
         'unknown-tag',
@@ -1216,6 +1224,31 @@ class DataBuilder {
         );
         return boolean;
       }
+    }
+    return value;
+  }
+
+  /**
+   * A `!!binary` or `!!timestamp` scalar in a Kubernetes object, as kubectl's go-yaml reads it: the
+   * string of the bytes base64 gives, the timestamp as written; one go-yaml refuses is reported
+   * (kubectl refuses the file) and read as the text written.
+   */
+  #goYamlTagged(node: Scalar, tag: string, value: string): string {
+    const shown = JSON.stringify(shorten(value));
+    if (tag === `${TAG_PREFIX}binary`) {
+      const decoded = goYamlBinary(value);
+      if (decoded !== undefined) return decoded;
+      this.#report(
+        'yaml-syntax',
+        node,
+        `!!binary ${shown} is no base64: kubectl's YAML reader (go-yaml) refuses the file (!!binary value contains invalid base64 data)`,
+      );
+    } else if (!isGoYamlTimestamp(value)) {
+      this.#report(
+        'yaml-syntax',
+        node,
+        `!!timestamp ${shown} is no timestamp kubectl's YAML reader (go-yaml) reads (2001-12-14, 2001-12-14T21:59:43.1Z, 2001-12-14 21:59:43): it refuses the file (cannot decode it as a !!timestamp)`,
+      );
     }
     return value;
   }

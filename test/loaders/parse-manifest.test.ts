@@ -120,6 +120,47 @@ describe('parseManifest', () => {
       );
     });
 
+    it('reads !!binary and !!timestamp as kubectl does: the bytes of the base64, the timestamp as written', () => {
+      const { documents, findings } = parse(
+        object(
+          [
+            'bin: !!binary aGVsbG8=',
+            'block: !!binary |',
+            '  aGVs',
+            '  bG8=',
+            'bytes: !!binary /w==',
+            'ts: !!timestamp 2001-12-14t21:59:43.10-05:00',
+            'date: !!timestamp "2024-2-29"',
+            'spaced: !!timestamp 2001-12-14 21:59:43.10',
+            'padding: !!binary aGVsbG8',
+            'february: !!timestamp 2023-02-29',
+            'zone: !!timestamp 2001-12-14 21:59:43Z',
+            '',
+          ].join('\n'),
+        ),
+      );
+      expect(documents[0]?.value).toMatchObject({
+        bin: 'hello',
+        block: 'hello',
+        bytes: '\ufffd',
+        ts: '2001-12-14t21:59:43.10-05:00',
+        date: '2024-2-29',
+        spaced: '2001-12-14 21:59:43.10',
+        padding: 'aGVsbG8',
+        february: '2023-02-29',
+      });
+      expect(findings.map(where)).toEqual([
+        ['yaml-syntax', 11, 19, '/padding'],
+        ['yaml-syntax', 12, 23, '/february'],
+        ['yaml-syntax', 13, 19, '/zone'],
+      ]);
+      expect(findings[0]?.message).toBe(
+        `!!binary "aGVsbG8" is no base64: kubectl's YAML reader (go-yaml) refuses the file (!!binary value contains invalid base64 data)`,
+      );
+      // Outside a Kubernetes object, YAML 1.2's core schema has neither tag.
+      expect(parse('a: !!binary aGk=\n').findings.map((f) => f.code)).toEqual(['unknown-tag']);
+    });
+
     it("reads go-yaml v2's numbers that YAML 1.2 keeps as strings (1_000, 0b11), and warns", () => {
       const { documents, findings } = parse(
         object(
