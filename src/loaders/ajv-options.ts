@@ -8,6 +8,9 @@ import { linearRegExpEngine } from './linear-regexp.js';
  */
 export const AJV_OPTIONS = {
   allErrors: true,
+  // Only a value's own properties are its fields: `{}` has no `constructor` or `toString` field,
+  // which a schema may declare (a CRD property of that name was read from Object.prototype).
+  ownProperties: true,
   strict: true,
   strictTypes: false,
   strictTuples: false,
