@@ -34,6 +34,7 @@ import { InsertedTextIndex, jsonStreamAsYaml } from './json-stream.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
+import { defineOwn } from '../engine/resource/plain-data.js';
 import { goYamlBinary, isGoYamlTimestamp } from './go-yaml-tags.js';
 import { GO_YAML_BOOLEANS, kubectlKey, YAML11_OCTAL, type KubectlKey } from './go-yaml-keys.js';
 import {
@@ -201,7 +202,7 @@ function compactBytes(chunk: string): number {
  * Pure: no file system. Never throws for bad input.
  *
  * The data is built from yaml's syntax tree rather than with `toJS`, so that `__proto__` keys are
- * rejected (`forbidden-key`) instead of reaching an object, duplicate keys are caught as
+ * own keys (never an object's prototype), duplicate keys are caught as
  * JavaScript sees them, and alias expansion is bounded.
  *
  * @example
@@ -930,16 +931,6 @@ class DataBuilder {
           if (pair.key !== null) this.#count(pair.key as YamlNode);
           const key = this.#key(pair.key as YamlNode | null, node);
           if (key === undefined) continue;
-          if (key === '__proto__') {
-            this.#path.push(key);
-            this.#report(
-              'forbidden-key',
-              pair.key as YamlNode,
-              'the key "__proto__" is not allowed (it could change an object\'s prototype)',
-            );
-            this.#path.pop();
-            continue;
-          }
           if (Object.prototype.hasOwnProperty.call(out, key)) {
             this.#path.push(key);
             this.#report(
@@ -951,7 +942,8 @@ class DataBuilder {
             continue;
           }
           this.#path.push(key);
-          out[key] = this.build(pair.value as YamlNode | null, depth + 1);
+          // An own property even for `__proto__`, never the object's prototype.
+          defineOwn(out, key, this.build(pair.value as YamlNode | null, depth + 1));
           this.#path.pop();
         }
         for (const merge of merges) this.#merge(merge.key, merge.value, out, depth);
@@ -1034,7 +1026,7 @@ class DataBuilder {
           continue;
         }
         for (const [k, v] of Object.entries(built)) {
-          if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = v;
+          if (!Object.prototype.hasOwnProperty.call(out, k)) defineOwn(out, k, v);
         }
       }
     } finally {

@@ -10,6 +10,7 @@
  */
 
 import type { JsonSchema } from '../engine/resource/definition.js';
+import { defineOwn } from '../engine/resource/plain-data.js';
 import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
 import { resolveLocalRef } from './schema-checks.js';
@@ -87,7 +88,7 @@ function fillObject(walk: Walk, value: Record<string, unknown>, schema: JsonSche
     if (!Object.prototype.hasOwnProperty.call(value, key)) {
       const given = defaultOf(property, walk.root);
       if (given === undefined) continue;
-      value[key] = structuredClone(given.value);
+      defineOwn(value, key, structuredClone(given.value));
       filledHere = true;
       if (walk.inFilled !== true) walk.filled.push(jsonPointer([...walk.path, key]));
     }

@@ -13,7 +13,6 @@ const INVALID = [
   'duplicate-keys',
   'duplicate-resource',
   'empty-input',
-  'forbidden-key',
   'invalid-id',
   'schema-violations',
   'unknown-type',

@@ -123,10 +123,6 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
-  'forbidden-key': {
-    findings: [['forbidden-key', 'forbidden-key/vms.yaml', 7, 3, '/spec/__proto__']],
-    resources: 0,
-  },
   'invalid-definition': {
     findings: [
       ['invalid-definition', 'invalid-definition/definitions.yaml', 4, 9, '/spec/type'],

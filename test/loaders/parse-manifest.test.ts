@@ -472,18 +472,18 @@ describe('parseManifest', () => {
       expect(value['<<']).toBe(2);
     });
 
-    it('says that a merge key takes mappings only, and merges no __proto__', () => {
+    it('says that a merge key takes mappings only, and merges __proto__ as a plain key', () => {
       const { documents, findings } = parse(
         'a:\n  <<: 1\nb:\n  <<: [{c: 1}, [2]]\nbad: &p {__proto__: {polluted: 1}, ok: 1}\nd:\n  <<: *p\n',
       );
       expect(findings.map(where)).toEqual([
         ['merge-key', 2, 7, '/a/<<'],
         ['merge-key', 4, 16, '/b/<<'],
-        ['forbidden-key', 5, 10, '/bad/__proto__'],
       ]);
       const value = documents[0]?.value as Record<string, Record<string, unknown>>;
       expect(value.b).toEqual({ c: 1 });
-      expect(value.d).toEqual({ ok: 1 });
+      expect(value.d).toEqual(JSON.parse('{"__proto__": {"polluted": 1}, "ok": 1}'));
+      expect(Object.getPrototypeOf(value.d)).toBe(Object.prototype);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
@@ -630,23 +630,25 @@ describe('parseManifest', () => {
   });
 
   describe('prototype pollution', () => {
-    it('rejects a __proto__ key and never changes a prototype', () => {
+    it('keeps a __proto__ key as an own key, as the API server does, and never changes a prototype', () => {
       const { documents, findings } = parse('spec:\n  __proto__:\n    polluted: true\n  ok: 1\n');
-      expect(findings.map(where)).toEqual([['forbidden-key', 2, 3, '/spec/__proto__']]);
+      expect(findings).toEqual([]);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       const spec = (documents[0]?.value as { spec: Record<string, unknown> }).spec;
       expect(Object.getPrototypeOf(spec)).toBe(Object.prototype);
-      expect(Object.keys(spec)).toEqual(['ok']);
+      expect(Object.keys(spec)).toEqual(['__proto__', 'ok']);
       expect(spec.polluted).toBeUndefined();
-      expect(documents[0]?.hasErrors).toBe(true);
+      expect(JSON.stringify(spec)).toBe('{"__proto__":{"polluted":true},"ok":1}');
     });
 
-    it('rejects __proto__ in flow mappings, quoted, and inside sequences', () => {
-      const { findings } = parse('a: {__proto__: {polluted: 1}}\nb: ["x", {"__proto__": 1}]\n');
-      expect(findings.map(where)).toEqual([
-        ['forbidden-key', 1, 5, '/a/__proto__'],
-        ['forbidden-key', 2, 11, '/b/1/__proto__'],
-      ]);
+    it('keeps __proto__ in flow mappings, quoted, and inside sequences, and finds it duplicated', () => {
+      const { documents, findings } = parse(
+        'a: {__proto__: {polluted: 1}}\nb: ["x", {"__proto__": 1}]\nc: {__proto__: 1, "__proto__": 2}\n',
+      );
+      expect(findings.map(where)).toEqual([['duplicate-key', 3, 19, '/c/__proto__']]);
+      expect(JSON.stringify(documents[0]?.value)).toBe(
+        '{"a":{"__proto__":{"polluted":1}},"b":["x",{"__proto__":1}],"c":{"__proto__":1}}',
+      );
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 

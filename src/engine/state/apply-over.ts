@@ -6,6 +6,8 @@
  * nothing when the manifests did not change, and `cosi diff` shows no change there.
  */
 
+import { defineOwn } from '../resource/plain-data.js';
+
 /** The part of a resource an apply writes. */
 export interface AppliedFields {
   readonly labels: Readonly<Record<string, string>>;
@@ -63,9 +65,9 @@ function mergeRecord(
     if (Object.hasOwn(manifest, key)) continue;
     // Set by the last apply and dropped from the manifest since: the apply removes it.
     if (lastApplied !== undefined && Object.hasOwn(lastApplied, key)) continue;
-    out[key] = value;
+    defineOwn(out, key, value);
   }
-  return Object.assign(out, manifest);
+  return { ...out, ...manifest };
 }
 
 function mergeSpec(
@@ -81,7 +83,7 @@ function mergeSpec(
     // Set by the last apply (an observed status in a manifest) and dropped since: removed.
     if (isRecord(lastApplied) && Object.hasOwn(lastApplied, field)) continue;
     out ??= { ...manifest };
-    out[field] = live[field];
+    defineOwn(out, field, live[field]);
   }
   return out ?? manifest;
 }

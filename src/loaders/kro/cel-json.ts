@@ -10,6 +10,7 @@
 
 import { isCelList, isCelMap, isCelUint, type CelValue } from '@bufbuild/cel';
 import { OMIT } from '../../controllers/template-rendering.js';
+import { defineOwn } from '../../engine/resource/plain-data.js';
 import { timeOf } from '../cel/formatted-string.js';
 import { Optional } from '../cel/kubernetes-library/optional.js';
 import { OmitValue } from './omit-value.js';
@@ -51,7 +52,7 @@ function convert(value: unknown, jsonSafe: boolean): unknown {
           typeof key === 'bigint' ? 'int64' : typeof key === 'boolean' ? 'bool' : 'uint64';
         throw new UnconvertibleValue(`map key must be string, got ${type}`);
       }
-      out[key] = convert(item, jsonSafe);
+      defineOwn(out, key, convert(item, jsonSafe));
     }
     return out;
   }

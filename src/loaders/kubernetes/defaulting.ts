@@ -6,6 +6,7 @@
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import { defineOwn } from '../../engine/resource/plain-data.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 
@@ -45,7 +46,7 @@ function fillDefaults(value: unknown, schema: JsonSchema | undefined, trail?: Fi
       if (!isPlainObject(property)) continue;
       if (!Object.prototype.hasOwnProperty.call(value, key)) {
         if (hasDefault(property)) {
-          value[key] = structuredClone(property.default);
+          defineOwn(value, key, structuredClone(property.default));
           defaulted.add(key);
         }
       } else {

@@ -15,6 +15,7 @@
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import { defineOwn } from '../../engine/resource/plain-data.js';
 import { isPlainObject } from '../manifest-document.js';
 
 /** Keywords whose value is one subschema. */
@@ -60,7 +61,7 @@ function copyKeywords(schema: Record<string, unknown>): Record<string, unknown> 
     if (key === 'properties' && isPlainObject(value)) {
       const properties: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(value)) {
-        properties[name] = isPlainObject(sub) ? node(sub) : sub;
+        defineOwn(properties, name, isPlainObject(sub) ? node(sub) : sub);
       }
       out[key] = properties;
     } else if (ONE_SCHEMA.has(key) && isPlainObject(value)) {
