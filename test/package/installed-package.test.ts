@@ -212,12 +212,20 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     const typescript = path.join(project, 'node_modules/typescript');
     await symlink(path.join(REPO, 'node_modules/typescript'), typescript, 'dir');
     try {
-      for (const step of steps) {
-        const job = await inProject('sh', ['-c', step.replace(/^npx /, 'npx --offline ')]);
-        // The golden test's 8 and the type check.
-        expect(job.stdout, step).toMatch(/^9 passed, 0 failed$/m);
-        expect(job.code, step).toBe(0);
-      }
+      expect(steps).toEqual([
+        'npx cosi check --expect expected --typecheck -o github',
+        'node --test',
+      ]);
+      const [checkStep = '', testStep = ''] = steps;
+      const checked = await inProject('sh', ['-c', checkStep.replace(/^npx /, 'npx --offline ')]);
+      // The golden test's 8 and the type check.
+      expect(checked.stdout, checkStep).toMatch(/^9 passed, 0 failed$/m);
+      expect(checked.code, checkStep).toBe(0);
+      // The starter's own test, with cosi/testing from the installed package.
+      const tested = await inProject('sh', ['-c', testStep]);
+      expect(tested.stdout, testStep).toMatch(/^# pass 2$/m);
+      expect(tested.stdout, testStep).toMatch(/^# fail 0$/m);
+      expect(tested.code, testStep).toBe(0);
     } finally {
       await rm(typescript);
     }
