@@ -174,24 +174,8 @@ describe('cosi run in memory, as a service', () => {
       ),
     ]);
   }, 60_000);
-});
 
-describe('cosi run --watch in memory, as a service: a restart', () => {
-  let dir: string;
-  const processes: CosiProcess[] = [];
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-restart-'));
-    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
-  });
-  afterEach(async () => {
-    for (const p of processes.splice(0)) {
-      p.kill('SIGKILL');
-      await p.exited;
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it('of a config saved mid-edit stops nothing: the controllers keep running, /readyz stays ready; json logs', async () => {
+  it('--watch: a restart of a config saved mid-edit stops nothing: the controllers keep running, /readyz stays ready; json logs', async () => {
     const p = spawnCosi(
       [
         'run',
