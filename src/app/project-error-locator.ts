@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { errorChain, type ErrorLocator } from '../engine/runtime/error-record.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
-import { frameInProject } from '../loaders/stack-frames.js';
+import { errorFrameInProject } from '../loaders/stack-frames.js';
 import { displayPath } from './display-path.js';
 
 /**
@@ -19,7 +19,7 @@ export function projectErrorLocator(
   const dir = path.dirname(config.file);
   return (error) => {
     for (const e of errorChain(error)) {
-      const frame = frameInProject(e.stack, dir);
+      const frame = errorFrameInProject(e, dir);
       if (frame) return { file: displayPath(cwd, frame.file), line: frame.line, col: frame.col };
     }
     return undefined;

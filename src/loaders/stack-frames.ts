@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A place in a source file, from a stack trace. */
 export interface StackFrame {
@@ -17,10 +18,78 @@ export function frameInProject(stack: string | undefined, dir: string): StackFra
     /\(?((?:\/|[A-Za-z]:\\)[^():\s]+):(\d+):(\d+)\)?$/gm,
   )) {
     const [, frameFile = '', line = '0', col = '0'] = match;
-    if (frameFile.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    const relative = path.relative(dir, frameFile);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
-    return { file: frameFile, line: Number(line), col: Number(col) };
+    const frame = { file: frameFile, line: Number(line), col: Number(col) };
+    if (isInProject(frame, dir)) return frame;
   }
   return undefined;
+}
+
+/**
+ * The first frame of `error` in the project's own files, as V8 recorded it. A host may have
+ * installed an `Error.prepareStackTrace` that rewrites frames through source maps of its own:
+ * vitest maps a file it transformed through that transform's map, which does not fit the copy
+ * cosi's loader ran (whose lines are the file's own), and the place would point at another
+ * statement. So when the stack has not been formatted yet, its frames are read as recorded, and
+ * the text the host's hook makes is kept as the error's stack; else the text is all there is.
+ */
+export function errorFrameInProject(error: Error, dir: string): StackFrame | undefined {
+  const recorded = recordedFrames(error);
+  if (recorded === undefined) return frameInProject(stackText(error), dir);
+  return recorded.find((frame) => isInProject(frame, dir));
+}
+
+function isInProject(frame: StackFrame, dir: string): boolean {
+  if (frame.file.includes(`${path.sep}node_modules${path.sep}`)) return false;
+  const relative = path.relative(dir, frame.file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** What a host installs as `Error.prepareStackTrace`: V8 calls it to format a stack. */
+type StackHook = (this: unknown, error: Error, callSites: NodeJS.CallSite[]) => unknown;
+
+/** Frames read from errors whose stacks were formatted here, for the next time they are asked. */
+const framesRead = new WeakMap<Error, StackFrame[]>();
+
+/**
+ * The frames V8 recorded for `error`, read while its stack is formatted for the first time
+ * (through the hook in place, whose text becomes the stack as it would have) and kept for the
+ * next call; `undefined` when no hook is installed (the text is then V8's own) or the stack was
+ * formatted before it was asked here.
+ */
+function recordedFrames(error: Error): StackFrame[] | undefined {
+  const hooked = Error as { prepareStackTrace?: StackHook };
+  const hook = hooked.prepareStackTrace;
+  if (hook === undefined) return undefined;
+  const known = framesRead.get(error);
+  if (known !== undefined) return known;
+  let frames: StackFrame[] | undefined;
+  hooked.prepareStackTrace = function (this: unknown, formatted, callSites) {
+    if (formatted === error) frames = callSites.flatMap(toFrame);
+    return hook.call(this, formatted, callSites);
+  };
+  try {
+    stackText(error);
+  } finally {
+    hooked.prepareStackTrace = hook;
+  }
+  if (frames !== undefined) framesRead.set(error, frames);
+  return frames;
+}
+
+function toFrame(site: NodeJS.CallSite): StackFrame[] {
+  const name = site.getFileName() ?? site.getScriptNameOrSourceURL();
+  const line = site.getLineNumber();
+  const col = site.getColumnNumber();
+  if (!name || line === null || col === null) return [];
+  const file = name.startsWith('file:') ? fileURLToPath(name) : name;
+  return path.isAbsolute(file) ? [{ file, line, col }] : [];
+}
+
+function stackText(error: Error): string | undefined {
+  try {
+    const stack: unknown = error.stack;
+    return typeof stack === 'string' ? stack : undefined;
+  } catch {
+    return undefined;
+  }
 }
