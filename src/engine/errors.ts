@@ -281,6 +281,26 @@ export function finalizerDenied(controller: string, p: Pointer): AccessError {
 }
 
 /**
+ * A write of a cluster-scoped resource that references a namespace-scoped owner, which
+ * controller-runtime's `SetControllerReference` / `SetOwnerReference` refuse: an owner reference
+ * names an object in the dependent's namespace, and a cluster-scoped resource has none (cosi keeps
+ * it in a placeholder namespace, where the owner would only seem to be).
+ */
+export function namespacedOwnerDenied(
+  controller: string,
+  p: Pointer,
+  op: string,
+  owner: { readonly type: string; readonly id: string },
+): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'write',
+    `controller ${JSON.stringify(controller)} may not ${op} ${p.type} ${JSON.stringify(p.id)}: cluster-scoped resource must not have a namespace-scoped owner (its owner reference names ${owner.type} ${JSON.stringify(owner.id)})`,
+  );
+}
+
+/**
  * Registration refused; nothing of the batch was registered. Lists every problem found. Also
  * what a controller's `updateInputs` throws for inputs it may not have, `refused` then naming it.
  */

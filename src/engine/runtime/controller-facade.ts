@@ -13,7 +13,13 @@ import type {
   Input,
   Output,
 } from './controller.js';
-import { emptyIdDenied, finalizerDenied, readDenied, writeDenied } from '../errors.js';
+import {
+  emptyIdDenied,
+  finalizerDenied,
+  namespacedOwnerDenied,
+  readDenied,
+  writeDenied,
+} from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WriteBoundError } from './write-bound.js';
@@ -35,6 +41,7 @@ export type FacadeHost = Pick<
   | 'changeRateLimit'
   | 'writesInFlight'
   | 'recorder'
+  | 'clusterScoped'
 >;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
@@ -203,6 +210,7 @@ export class ControllerFacade implements ControllerContext {
     try {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'create');
+      this.#checkOwners(resource, 'create');
       this.metrics.writes++;
       const stored = await this.#inHand(
         this.host.state.create(resource, { owner: this.#owner(options) }),
@@ -222,6 +230,7 @@ export class ControllerFacade implements ControllerContext {
     try {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'update');
+      this.#checkOwners(resource, 'update');
       this.metrics.writes++;
       const stored = await this.#inHand(
         this.host.state.update(resource, { ...options, owner: this.name }),
@@ -281,6 +290,8 @@ export class ControllerFacade implements ControllerContext {
     } catch (error) {
       return this.#failed(empty.metadata, error);
     }
+    const updater =
+      this.host.clusterScoped?.(empty.metadata.type) === true ? this.#ownersChecked(fn) : fn;
     const peeked = this.#peekVersion(empty.metadata);
     // How far `fn` got: the version of the draft the state handed it last (0: it creates; what
     // the state read, by which a state that cannot be peeked, etcd, still tells a write from a
@@ -300,8 +311,8 @@ export class ControllerFacade implements ControllerContext {
       // itself; another state is handed `fn` wrapped to note it.
       const sync = this.#sync;
       result = sync
-        ? sync.modifyNow(empty, fn, stateOptions, progress)
-        : state.modifyWithResult(empty, tracking(fn, progress), stateOptions);
+        ? sync.modifyNow(empty, updater, stateOptions, progress)
+        : state.modifyWithResult(empty, tracking(updater, progress), stateOptions);
     } catch (error) {
       return this.#modifyFailed(empty, error, peeked, progress);
     }
@@ -547,6 +558,29 @@ export class ControllerFacade implements ControllerContext {
     if (!this.#outputs.has(pointer.type)) throw writeDenied(this.name, pointer, op);
     if (pointer.id === '') throw emptyIdDenied(this.name, pointer, op);
     this.#checkWriteBound(pointer);
+  }
+
+  /**
+   * A cluster-scoped resource may not reference a namespace-scoped owner (see
+   * `RuntimeOptions.clusterScoped`): refused before it is written.
+   */
+  #checkOwners(resource: Draft | Resource, op: string): void {
+    const scoped = this.host.clusterScoped;
+    if (scoped === undefined || !scoped(resource.metadata.type)) return;
+    const owner = resource.metadata.ownerReferences.find((ref) => !scoped(ref.type));
+    if (owner !== undefined) throw namespacedOwnerDenied(this.name, resource.metadata, op, owner);
+  }
+
+  /** `fn`, then {@link #checkOwners} on the draft it filled in, before the state writes it. */
+  #ownersChecked<S>(fn: Updater<S>): Updater<S> {
+    return (draft) => {
+      const pending: unknown = fn(draft);
+      if (!isThenable(pending)) {
+        this.#checkOwners(draft, 'modify');
+        return undefined;
+      }
+      return Promise.resolve(pending).then(() => this.#checkOwners(draft, 'modify'));
+    };
   }
 
   /** Past the run's write bound, every write is refused (see {@link WriteBoundError}). */

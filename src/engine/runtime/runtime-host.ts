@@ -22,6 +22,8 @@ export interface RuntimeHost {
   readonly changeRateLimit: ChangeRateLimit | undefined;
   /** See `RuntimeOptions.writesInFlight`. */
   readonly writesInFlight: number;
+  /** See `RuntimeOptions.clusterScoped`; `undefined`: every type is namespaced. */
+  readonly clusterScoped: ((type: string) => boolean) | undefined;
   /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
   readonly recorder: RunRecorder | undefined;
   /** Places a controller's error in the project's code, for its report; none when unset. */

@@ -78,6 +78,17 @@ export interface RuntimeOptions {
    * keeps 32 in flight. Writes of one controller to one resource stay in order.
    */
   readonly writesInFlight?: number;
+  /**
+   * Whether a type is cluster-scoped (a Kubernetes kind that is not namespaced), its resources
+   * kept in a placeholder namespace. A controller's write of such a resource with an owner
+   * reference to a type that is not cluster-scoped is then refused, as controller-runtime's
+   * `SetControllerReference` refuses it. Without it, every type is namespaced (cosi's own are);
+   * `cosi` passes the scope of the project's Kubernetes kinds.
+   *
+   * @example
+   * createRuntime(state, { clusterScoped: (type) => registry.get(type)?.kubernetes?.namespaced === false });
+   */
+  readonly clusterScoped?: (type: string) => boolean;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -158,6 +169,7 @@ export class Runtime {
     this.#host = {
       changeRateLimit: limit,
       writesInFlight,
+      clusterScoped: options.clusterScoped,
       recorder: options.recorder,
       locateError: options.locateError,
       reconcileStarting: options.onReconcileStart,
