@@ -235,7 +235,10 @@ export interface QSettings {
    * order either way.
    */
   readonly concurrency?: number | 'writesInFlight';
-  /** Runs beside the workers; restarted with backoff if it throws. */
+  /**
+   * Runs beside the workers; restarted with backoff if it throws (the backoff starts over when
+   * the run that failed lasted more than a minute, as in COSI). Done once it returns.
+   */
   readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
   /**
    * Called once the workers have stopped (the reconciles in flight and the run hook ended, or

@@ -80,6 +80,8 @@ interface OwnFinalizerWrite {
 
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
 const LIVE: MapEventContext = { isInInitialList: false };
+/** How long (ms) a run hook's run lasts before its failure no longer counts with the earlier ones. */
+const HOOK_HEALTHY_RUN = 60_000;
 
 /**
  * Runs one queue controller: a deduplicating work queue, `concurrency` workers, per-key
@@ -901,6 +903,7 @@ export class QControllerAdapter implements Adapter {
     const hook = this.controller.settings.runHook;
     if (!hook) return;
     const signal = this.#abort.signal;
+    const started = this.host.clock.now();
     this.#hook = (async () => {
       try {
         await hook(this.#facade, signal, this.#log);
@@ -908,6 +911,9 @@ export class QControllerAdapter implements Adapter {
         if (signal.aborted) return;
         this.metrics.crashes++;
         this.#lastError = toError(error);
+        // A run that lasted long enough was healthy: its failure backs off from the start again,
+        // as COSI's run hook does: a hook that fails now and then is not restarted later and later.
+        if (this.host.clock.now() - started > HOOK_HEALTHY_RUN) this.#hookRestarts.reset();
         const outcome = this.#hookRestarts.crashed(() => {
           if (signal.aborted) return;
           this.metrics.restarts++;
