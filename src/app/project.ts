@@ -17,7 +17,7 @@ import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
-import { clusterScopeOf } from './cluster-scope.js';
+import { projectKubernetesKinds } from './project-kubernetes-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { definitionResource } from './definition-resource.js';
 import { controllerSpecFields } from './controller-spec-fields.js';
@@ -150,7 +150,7 @@ export async function openProject(
   const locateError = projectErrorLocator(config, options.cwd);
   const runtime = createRuntime(state, {
     clock,
-    clusterScoped: clusterScopeOf(registry, options.kubernetesVersion),
+    kubernetesKind: projectKubernetesKinds(registry, options.kubernetesVersion),
     ...(options.onLog ? { logSink: options.onLog } : {}),
     ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
     ...(locateError ? { locateError } : {}),

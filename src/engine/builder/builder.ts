@@ -1,4 +1,5 @@
 import type { ResourceType } from '../resource/define-resource.js';
+import type { KubernetesKind } from '../resource/definition.js';
 import type { Resource } from '../resource/resource.js';
 import type { BackoffOptions } from '../runtime/backoff.js';
 import type { Output } from '../runtime/controller.js';
@@ -322,10 +323,16 @@ export class Builder {
       );
     }
 
+    const runtime: Partial<Runtime> = isManager(target) ? target.runtime : target;
+    // A runtime of another copy of cosi (a project's own) may not know Kubernetes kinds.
+    const kindOf = (type: string): KubernetesKind | undefined =>
+      typeof runtime.kubernetesKind === 'function' ? runtime.kubernetesKind(type) : undefined;
     const compiled = compileController({
       name,
       forType: forInput?.type.type,
-      watches: this.#watchSpecs(forInput),
+      watches: this.#watchSpecs(forInput).map((watch) =>
+        kindOf(watch.type)?.generation === false ? { ...watch, withoutGeneration: true } : watch,
+      ),
       rawSources: [...this.#rawSources],
       globalPredicates: [...this.#globalPredicates],
       outputs: this.#outputs(),

@@ -13,7 +13,7 @@ import type { ResourceEvent } from '../state/state.js';
 import { ExponentialBackoff, type BackoffOptions } from '../runtime/backoff.js';
 import { createDeadline, deadlineClock } from './deadline.js';
 import { createLateClient, createLaterMaps } from './later-maps.js';
-import { toPartialObjectMetadata, type ObjectLike } from './events.js';
+import { toPartialObjectMetadata, withoutGeneration, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
 import type { Predicate } from './predicates.js';
 import {
@@ -35,6 +35,11 @@ export interface WatchSpec {
   /** The watch's own predicates; the global ones are applied before them. */
   readonly predicates: readonly Predicate[];
   readonly onlyMetadata: boolean;
+  /**
+   * The type is a Kubernetes kind the API server keeps no generation for: predicates and the
+   * handler see `metadata.generation` 0, so `generationChanged` drops its updates, as on a cluster.
+   */
+  readonly withoutGeneration?: boolean;
 }
 
 /** Everything `build()` compiles into a queue controller. */
@@ -127,8 +132,9 @@ export function compileController(spec: ControllerSpec): CompiledController {
     queue: RequestQueue,
     isInInitialList: boolean,
   ): void => {
-    const project = (r: Resource): ObjectLike =>
-      watch.onlyMetadata ? toPartialObjectMetadata(r) : r;
+    const view = (r: Resource): ObjectLike => (watch.onlyMetadata ? toPartialObjectMetadata(r) : r);
+    const project =
+      watch.withoutGeneration === true ? (r: Resource) => withoutGeneration(view(r)) : view;
     const predicates = [...spec.globalPredicates, ...watch.predicates];
     const handler = watch.handler;
     switch (event.type) {

@@ -44,6 +44,18 @@ export interface GenericEvent<O extends ObjectLike = ObjectLike> {
   readonly object: O;
 }
 
+/**
+ * An object as a cluster shows one of a kind the API server keeps no generation for (ConfigMap,
+ * Secret, Service, ...): `metadata.generation` 0, Go's zero value (the state counts one for every
+ * resource).
+ */
+export function withoutGeneration<O extends ObjectLike>(object: O): O {
+  return Object.freeze({
+    ...object,
+    metadata: Object.freeze({ ...object.metadata, generation: 0 }),
+  });
+}
+
 /** The metadata-only view of a resource: the same (frozen) metadata, no spec. */
 export function toPartialObjectMetadata(resource: Resource): PartialObjectMetadata {
   return Object.freeze({ metadata: resource.metadata });

@@ -75,7 +75,9 @@ export const specChanged: Predicate = predicateFuncs({
  * Passes updates whose generation changed, controller-runtime's `GenerationChangedPredicate`:
  * a change of the spec other than its `status`, or the start of a teardown (see the state's
  * `generation.ts`). A status write, a label, a finalizer pass no event. Metadata-only watches
- * carry the generation too. Creates, deletes and generic events pass.
+ * carry the generation too. Creates, deletes and generic events pass. On a Kubernetes kind the
+ * API server keeps no generation for (ConfigMap, Secret), a builder watch sees 0 on both sides,
+ * so every update is dropped, as on a cluster (see `RuntimeOptions.kubernetesKind`).
  */
 export const generationChanged: Predicate = predicateFuncs({
   update: (e) => e.objectOld.metadata.generation !== e.objectNew.metadata.generation,

@@ -41,7 +41,7 @@ export type FacadeHost = Pick<
   | 'changeRateLimit'
   | 'writesInFlight'
   | 'recorder'
-  | 'clusterScoped'
+  | 'kubernetesKind'
 >;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
@@ -290,8 +290,7 @@ export class ControllerFacade implements ControllerContext {
     } catch (error) {
       return this.#failed(empty.metadata, error);
     }
-    const updater =
-      this.host.clusterScoped?.(empty.metadata.type) === true ? this.#ownersChecked(fn) : fn;
+    const updater = this.#clusterScoped(empty.metadata.type) ? this.#ownersChecked(fn) : fn;
     const peeked = this.#peekVersion(empty.metadata);
     // How far `fn` got: the version of the draft the state handed it last (0: it creates; what
     // the state read, by which a state that cannot be peeked, etcd, still tells a write from a
@@ -562,13 +561,17 @@ export class ControllerFacade implements ControllerContext {
 
   /**
    * A cluster-scoped resource may not reference a namespace-scoped owner (see
-   * `RuntimeOptions.clusterScoped`): refused before it is written.
+   * `RuntimeOptions.kubernetesKind`): refused before it is written.
    */
   #checkOwners(resource: Draft | Resource, op: string): void {
-    const scoped = this.host.clusterScoped;
-    if (scoped === undefined || !scoped(resource.metadata.type)) return;
-    const owner = resource.metadata.ownerReferences.find((ref) => !scoped(ref.type));
+    if (!this.#clusterScoped(resource.metadata.type)) return;
+    const owner = resource.metadata.ownerReferences.find((ref) => !this.#clusterScoped(ref.type));
     if (owner !== undefined) throw namespacedOwnerDenied(this.name, resource.metadata, op, owner);
+  }
+
+  #clusterScoped(type: string): boolean {
+    const kindOf = this.host.kubernetesKind;
+    return kindOf !== undefined && kindOf(type)?.namespaced === false;
   }
 
   /** `fn`, then {@link #checkOwners} on the draft it filled in, before the state writes it. */

@@ -1,3 +1,4 @@
+import type { KubernetesKind } from '../resource/definition.js';
 import type { Pointer } from '../resource/pointer.js';
 import type { RunRecorder } from '../record/run-record.js';
 import type { State } from '../state/state.js';
@@ -22,8 +23,8 @@ export interface RuntimeHost {
   readonly changeRateLimit: ChangeRateLimit | undefined;
   /** See `RuntimeOptions.writesInFlight`. */
   readonly writesInFlight: number;
-  /** See `RuntimeOptions.clusterScoped`; `undefined`: every type is namespaced. */
-  readonly clusterScoped: ((type: string) => boolean) | undefined;
+  /** See `RuntimeOptions.kubernetesKind`; `undefined`: no type is a Kubernetes kind. */
+  readonly kubernetesKind: ((type: string) => KubernetesKind | undefined) | undefined;
   /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
   readonly recorder: RunRecorder | undefined;
   /** Places a controller's error in the project's code, for its report; none when unset. */

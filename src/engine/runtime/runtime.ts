@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { compareStrings } from '../compare-strings.js';
+import type { KubernetesKind } from '../resource/definition.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
@@ -79,16 +80,18 @@ export interface RuntimeOptions {
    */
   readonly writesInFlight?: number;
   /**
-   * Whether a type is cluster-scoped (a Kubernetes kind that is not namespaced), its resources
-   * kept in a placeholder namespace. A controller's write of such a resource with an owner
-   * reference to a type that is not cluster-scoped is then refused, as controller-runtime's
-   * `SetControllerReference` refuses it. Without it, every type is namespaced (cosi's own are);
-   * `cosi` passes the scope of the project's Kubernetes kinds.
+   * The Kubernetes identity of a type (its definition's `kubernetes`), for the rules of
+   * controller-runtime that depend on it: a controller may not write a cluster-scoped resource
+   * (kept in a placeholder namespace) with an owner reference to a namespaced type, as
+   * `SetControllerReference` refuses it; and a builder's predicates see no generation (0) on a
+   * kind the API server keeps none for (`generation: false`: ConfigMap, Secret, Service, ...), so
+   * `generationChanged` drops their updates as on a cluster. Without it, every type is a
+   * namespaced one with a generation (cosi's own are); `cosi` passes its project's definitions.
    *
    * @example
-   * createRuntime(state, { clusterScoped: (type) => registry.get(type)?.kubernetes?.namespaced === false });
+   * createRuntime(state, { kubernetesKind: (type) => registry.get(type)?.kubernetes });
    */
-  readonly clusterScoped?: (type: string) => boolean;
+  readonly kubernetesKind?: (type: string) => KubernetesKind | undefined;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -169,7 +172,7 @@ export class Runtime {
     this.#host = {
       changeRateLimit: limit,
       writesInFlight,
-      clusterScoped: options.clusterScoped,
+      kubernetesKind: options.kubernetesKind,
       recorder: options.recorder,
       locateError: options.locateError,
       reconcileStarting: options.onReconcileStart,
@@ -373,6 +376,11 @@ export class Runtime {
   /** The controller graph as data. */
   dependencyGraph(): DependencyGraph {
     return this.#db.export();
+  }
+
+  /** The Kubernetes identity of a type, as `RuntimeOptions.kubernetesKind` tells it. */
+  kubernetesKind(type: string): KubernetesKind | undefined {
+    return this.#host.kubernetesKind?.(type);
   }
 
   /** Names of registered controllers, in registration order. */

@@ -2,7 +2,7 @@
  * controller-runtime's `SetControllerReference` refuses a cluster-scoped object with a
  * namespace-scoped owner ("cluster-scoped resource must not have a namespace-scoped owner"). cosi
  * keeps a cluster-scoped kind in a placeholder namespace, so an owner in that namespace looked
- * like a same-namespace owner; the runtime, told which types are cluster-scoped, refuses the write.
+ * like a same-namespace owner; the runtime, told each type's Kubernetes identity, refuses the write.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -32,14 +32,13 @@ const App = defineResource<{ image: string }>({
   kubernetes: { apiVersion: 'example.org/v1', kind: 'App', namespaced: true },
 });
 
-const CLUSTER_SCOPED = new Set([Tenant.type, Role.type]);
-
 function setUp() {
   const clock = new SimulatedClock();
   const state = createInMemoryState({ now: () => clock.now() });
   const runtime = createRuntime(state, {
     clock,
-    clusterScoped: (type) => CLUSTER_SCOPED.has(type),
+    kubernetesKind: (type) =>
+      [Tenant, Role, App].find((t) => t.type === type)?.definition.kubernetes,
   });
   return { state, runtime };
 }
@@ -119,7 +118,7 @@ describe('a cluster-scoped resource written by a controller', () => {
     ]);
   });
 
-  it('is not checked without clusterScoped: every type is namespaced then', async () => {
+  it('is not checked without kubernetesKind: every type is namespaced then', async () => {
     const clock = new SimulatedClock();
     const state = createInMemoryState({ now: () => clock.now() });
     const runtime = createRuntime(state, { clock });
