@@ -490,7 +490,13 @@ function optionsProblems(options: ControllerOptions): string[] {
         return `unknown key ${JSON.stringify(`${where}${key}`)} (${near === undefined ? `it takes ${known.join(', ')}` : `did you mean ${where}${near}?`})`;
       });
   const problems = unknownKeys(options, CONTROLLER_OPTION_KEYS, '');
-  const { rateLimiter, reconciliationTimeout } = options;
+  const { maxConcurrentReconciles, rateLimiter, reconciliationTimeout } = options;
+  if (maxConcurrentReconciles !== undefined && typeof maxConcurrentReconciles !== 'number') {
+    // Math.max would take "3" as 3 and true as 1.
+    problems.push(
+      `maxConcurrentReconciles must be a number of requests, got ${JSON.stringify(maxConcurrentReconciles)}`,
+    );
+  }
   if (rateLimiter !== undefined) {
     problems.push(...unknownKeys(rateLimiter, RATE_LIMITER_KEYS, 'rateLimiter.'));
   }

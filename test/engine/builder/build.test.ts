@@ -91,6 +91,21 @@ describe('build-time validation', () => {
     expect(h.runtime.controllerNames()).toEqual([]);
   });
 
+  it('rejects a maxConcurrentReconciles that is no number with invalid-options, which Math.max would coerce', async () => {
+    h = createHarness();
+    for (const given of ['3', true]) {
+      const build = controllerManagedBy(h.runtime)
+        .for(VM)
+        .withOptions({ maxConcurrentReconciles: given } as never)
+        .complete(() => undefined);
+      await expect(build).rejects.toMatchObject({
+        code: 'invalid-options',
+        message: `controller "vm": withOptions: maxConcurrentReconciles must be a number of requests, got ${JSON.stringify(given)}`,
+      });
+    }
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
   it('checks in controller-runtime order: a missing reconciler before a second for()', async () => {
     h = createHarness();
     const build = controllerManagedBy(h.runtime).for(VM).for(Disk).build(undefined);
