@@ -245,6 +245,54 @@ describe('cosi run in memory, as a service', () => {
     p.kill('SIGTERM');
     expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
+
+  it('--watch: a restart refused for the manifests, saved with the config, says each finding once; json logs', async () => {
+    const p = spawnCosi(['run', '-f', '.', '--watch', '--log-format', 'json'], dir);
+    processes.push(p);
+    const records = (): { msg: string; level: string; code?: string }[] =>
+      p
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; level: string; code?: string });
+    await p.waitForLine(/"converged in /);
+    const seen = records().length;
+    // A manifest that breaks, saved with the config (one change): the restart loads the config
+    // and is refused for the manifests; the last good code then tries the manifests' change.
+    const vms = path.join(dir, 'vms.yaml');
+    const config = path.join(dir, 'cosi.config.ts');
+    await writeFile(
+      vms,
+      `${await readFile(vms, 'utf8')}---\nmetadata:\n  type: vm\n  id: bad\nspec:\n  cpus: 0\n  image: debian\n`,
+    );
+    await writeFile(config, `${await readFile(config, 'utf8')}\n// saved\n`);
+    await p.waitUntil(
+      () => records().some((r) => r.code === 'restart-failed'),
+      30_000,
+      'the restart to be refused',
+    );
+    // Whether the manifests were applied by the last good code is said too: waited for.
+    await p.waitForLine(/"code":"invalid-manifests"/, 30_000);
+    const after = records().slice(seen);
+    const findings = after.filter((r) => r.msg.startsWith('vms.yaml:'));
+    expect(findings).toEqual([
+      expect.objectContaining({ level: 'error', code: 'schema-violation' }),
+    ]);
+    expect(after).toEqual([
+      expect.objectContaining({ code: 'restarting' }),
+      findings[0],
+      expect.objectContaining({
+        code: 'restart-failed',
+        msg: 'not restarted: the manifests have errors (the last good code keeps running); it restarts at the next change of the files',
+      }),
+      expect.objectContaining({
+        code: 'invalid-manifests',
+        msg: 'not applied: the manifests have errors (the last good ones keep running)',
+      }),
+    ]);
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 90_000);
 });
 
 describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {

@@ -4,6 +4,7 @@ import type { RunHealth } from '../../app/run-health.js';
 import { ServeRefusal } from '../../app/serve-refusal.js';
 import type { RuntimeFault, ServeStart, ServedRuntime } from '../../app/served-runtime.js';
 import type { StateLocation } from '../../app/state-url.js';
+import type { Finding } from '../../loaders/finding.js';
 import { describeConnectionFailure } from '../../state-etcd/connection-failure.js';
 import type { WatchFiles } from '../watch/file-watcher.js';
 import { reapplyOnChange, type ReapplyWatcher, type RestartCause } from './reapply-on-change.js';
@@ -89,6 +90,15 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
   let watched = watchedOf(run.first);
   /** A restart's start, loading beside the runtime that runs. */
   let preparing: RuntimeStart<Ending> | undefined;
+  /**
+   * The manifests' findings the last restart was refused for: the apply with the last good code
+   * that follows it (the manifests changed too) does not say them a second time.
+   */
+  let refusedRestart: readonly Finding[] = [];
+  const sayRefusedRestart = (findings: readonly Finding[]): void => {
+    logFindings(log, cwd, findings);
+    refusedRestart = findings;
+  };
   const discardLoading = async (): Promise<void> => {
     const next = preparing;
     preparing = undefined;
@@ -97,6 +107,7 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
 
   const restart = async (cause: RestartCause): Promise<boolean> => {
     if (run.ending()) return true;
+    refusedRestart = [];
     /** Whether a runtime runs, which keeps running should the new code not load. */
     const running = run.running() !== undefined;
     log.info(describeRestart(cwd, cause, !running), { code: 'restarting' });
@@ -120,7 +131,7 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
     if (!('loaded' in load)) await discardLoading();
     if ('early' in load) return true;
     if ('begun' in load) {
-      if (load.begun.kind === 'refused') logFindings(log, cwd, load.begun.findings);
+      if (load.begun.kind === 'refused') sayRefusedRestart(load.begun.findings);
       return notRestarted('the manifests have errors', running);
     }
     return takeOver(next);
@@ -155,9 +166,7 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
     }
     if ('early' in restarted) return true;
     if (restarted.begun.kind !== 'started') {
-      if (restarted.begun.kind === 'refused') {
-        logFindings(log, cwd, restarted.begun.findings);
-      }
+      if (restarted.begun.kind === 'refused') sayRefusedRestart(restarted.begun.findings);
       await run.stop();
       return notRestarted('the manifests have errors', false);
     }
@@ -202,11 +211,18 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
     {
       applying: () => run.applying(),
       applied: (counts, skipped) => {
+        refusedRestart = [];
         log.info(describeApply(counts));
         logTooLarge(log, cwd, skipped);
       },
       refused: (findings) => {
-        logFindings(log, cwd, findings);
+        const said = refusedRestart;
+        refusedRestart = [];
+        logFindings(
+          log,
+          cwd,
+          findings.filter((f) => !said.some((s) => sameFinding(s, f))),
+        );
         log.error('not applied: the manifests have errors (the last good ones keep running)', {
           code: 'invalid-manifests',
         });
@@ -220,6 +236,17 @@ export function watchRuntime<Ending>(run: WatchedRun<Ending>): RuntimeWatch {
     run.since,
   );
   return { watcher, discardLoading };
+}
+
+/** Whether two findings are the same one: the same place, code and sentence. */
+function sameFinding(a: Finding, b: Finding): boolean {
+  return (
+    a.file === b.file &&
+    a.line === b.line &&
+    a.col === b.col &&
+    a.code === b.code &&
+    a.message === b.message
+  );
 }
 
 /**
