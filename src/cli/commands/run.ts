@@ -1,10 +1,5 @@
 import { hostname } from 'node:os';
 import { defineRun } from './run-definition.js';
-import {
-  createEtcdLeaderElection,
-  type ElectionRelease,
-  type EtcdLeaderElection,
-} from '../../state-etcd/leader-election.js';
 import { OpsAddressError, type OpsServer } from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
 import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
@@ -23,6 +18,7 @@ import { renderedAlready, type CliCommand, type CommandResult } from '../command
 import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { createRunLog, type RunLog } from '../run/run-log.js';
+import { joinRunElection, type RunCandidacy } from '../run/run-candidacy.js';
 import {
   counted,
   describeApply,
@@ -47,9 +43,6 @@ import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
  * one apply holds open.
  */
 const ETCD_WRITES_IN_FLIGHT = 32;
-
-/** The name processes serving one state elect their leader under. */
-export const ELECTION_NAME = 'cosi-run';
 
 /** `cosi run -f DIR --state URL`: a long-lived runtime on a (shared) state. */
 export const runCommand: CliCommand<[string[], RunFlags]> = {
@@ -138,7 +131,7 @@ async function serveUntilEnded(
   // Signal handlers keep no process alive: without a watcher or a listening port, nothing would.
   const keepAlive = setInterval(() => undefined, 1 << 30);
 
-  let election: EtcdLeaderElection | undefined;
+  let election: RunCandidacy | undefined;
   /** When this process began to lead (performance.now()), 0 while it has not. */
   let leadingSince = 0;
   /** When `--watch` last applied a change (0: not yet). */
@@ -174,10 +167,7 @@ async function serveUntilEnded(
       log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
       await runtime?.abandon();
     }
-    const release = await candidate?.close({ release: !lost });
-    if (release === undefined || release.unreleased.length === 0) return false;
-    logUnreleased(log, release, ttl, leadingSince > 0);
-    return true;
+    return (await candidate?.leave(lost, leadingSince > 0)) ?? false;
   };
   try {
     // What the metrics read of the runtime: asked for at each scrape (see `scrapeFigures`).
@@ -251,40 +241,19 @@ async function serveUntilEnded(
         stay = reject;
       });
       gate.catch(() => undefined);
-      let lastLeader: string | undefined;
       const candidate =
         location.kind === 'etcd'
-          ? createEtcdLeaderElection({
+          ? joinRunElection({
               endpoint: location.endpoint,
               prefix: location.prefix,
-              name: ELECTION_NAME,
               ttl,
               identity,
               requestTimeout,
-              onLost: (error) => {
-                if (isCurrent()) finish({ kind: 'lost', error });
-              },
-              onRejoin: (reason, delay) => {
-                if (ending !== undefined || !isCurrent()) return;
-                log.warn(
-                  `lost its place in the election: ${reason}; it did not lead, and campaigns again on a new lease in ${formatDuration(delay)}`,
-                  { code: 'candidacy-lost' },
-                );
-              },
-              // Said after the start is (`started as ...`), as the rest of its leadership.
-              onLeader: (leader) =>
-                said(() => {
-                  // A leader that hears of another one has lost its leadership (and says so), or
-                  // is about to: it does not say it follows while it still leads.
-                  if (ending !== undefined || candidate?.leading === true) return;
-                  if (leader === lastLeader || leader === identity) return;
-                  lastLeader = leader;
-                  if (leader === undefined) log.info('no leader: campaigning');
-                  else {
-                    health.followsLeader();
-                    log.info(`following ${leader}`, { leader });
-                  }
-                }),
+              log,
+              health,
+              heard: () => ending === undefined && isCurrent(),
+              lost: (error) => finish({ kind: 'lost', error }),
+              announced: (then) => said(then),
             })
           : undefined;
       // What the runtime says of its leadership is logged after its start is.
@@ -358,7 +327,7 @@ async function serveUntilEnded(
             new Promise((resolve) => setTimeout(resolve, requestTimeout).unref()),
           ]);
           await runtime.abandon();
-          await candidate?.close();
+          await candidate?.withdraw();
         })());
       if (!gated) take();
       return { loading, take, discard, fault: () => loadFault, outcome, announce };
@@ -444,26 +413,6 @@ async function serveUntilEnded(
     clearInterval(keepAlive);
     if (started) log.info('stopped');
     for (const off of unsubscribe) off();
-  }
-}
-
-/**
- * What the stop could not release in etcd, and what it means for the next start: a warning
- * each, with the command that repairs it.
- */
-function logUnreleased(log: RunLog, release: ElectionRelease, ttl: number, led: boolean): void {
-  const why = release.reason ?? 'etcd did not answer';
-  if (release.unreleased.includes('fingerprint')) {
-    log.warn(
-      `could not remove ${release.fingerprintKey} (${why}): a process with another config will refuse to lead on this state until it is removed; once no process of this config runs: etcdctl del ${release.fingerprintKey}`,
-      { code: 'release-failed' },
-    );
-  }
-  if (release.unreleased.includes('lease')) {
-    log.warn(
-      `could not revoke the election lease (${why}): this process's election key stays in etcd until the lease expires, within ${ttl}s${led ? ', and no other process leads until then' : ''}`,
-      { code: 'release-failed' },
-    );
   }
 }
 
