@@ -6,10 +6,11 @@ export type ServePhase = 'starting' | 'following' | 'leading' | 'down' | 'stoppi
 /**
  * `cosi run`'s health, as controller-runtime's manager serves it: `/healthz` answers 200 while
  * the process lives (it answers at all); `/readyz` answers 200 once the manifests are applied and
- * this process either follows a leader another process is (ready to take over) or leads, its controllers have
- * settled once and nothing is wrong with them now (no input watch down, no controller failing:
- * what `cosi apply` would exit 1 for), and 503 with the reason otherwise (starting, converging,
- * a watch down, a failing controller, stopping).
+ * this process either follows a leader another process is (ready to take over: it holds its place
+ * in the election) or leads, its controllers have settled once and nothing is wrong with them now
+ * (no input watch down, no controller failing: what `cosi apply` would exit 1 for), and 503 with
+ * the reason otherwise (starting, converging, a watch down, a failing controller, stopping, a
+ * follower that lost its place in the election).
  */
 export class RunHealth {
   #phase: ServePhase = 'starting';
@@ -19,6 +20,8 @@ export class RunHealth {
   #restart = false;
   /** Why nothing runs, in the `down` phase. */
   #downReason = '';
+  /** Why this process, not leading, lost its place in the election (none while it holds one). */
+  #placeLost: string | undefined;
 
   get phase(): ServePhase {
     return this.#phase;
@@ -38,9 +41,24 @@ export class RunHealth {
     this.#leaderKnown = true;
   }
 
+  /**
+   * This process, not leading, lost its place in the election (its lease expired: etcd
+   * unreachable, or the process paused) and campaigns again: it cannot take over until it holds
+   * one again ({@link rejoined}), whomever it followed.
+   */
+  lostPlace(reason: string): void {
+    this.#placeLost = reason;
+  }
+
+  /** It holds a place in the election again: ready as before it lost it. */
+  rejoined(): void {
+    this.#placeLost = undefined;
+  }
+
   /** This process leads: its controllers run. */
   leading(): void {
     if (this.#phase !== 'stopping') this.#phase = 'leading';
+    this.#placeLost = undefined;
   }
 
   /** The leader's controllers had nothing left to do, once (converged, or settled failing). */
@@ -58,6 +76,7 @@ export class RunHealth {
     this.#restart = true;
     this.#convergedOnce = false;
     this.#leaderKnown = false;
+    this.#placeLost = undefined;
   }
 
   /** Nothing runs: a restart could not start, for `reason`; a later one may. */
@@ -88,6 +107,12 @@ export class RunHealth {
             }
           : { ready: false, reason: 'starting: applying the manifests' };
       case 'following':
+        if (this.#placeLost !== undefined) {
+          return {
+            ready: false,
+            reason: `lost its place in the election: ${this.#placeLost}; campaigning again`,
+          };
+        }
         return this.#leaderKnown
           ? { ready: true, reason: 'following: ready to lead' }
           : { ready: false, reason: 'campaigning: no leader to follow yet' };

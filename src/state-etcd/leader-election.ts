@@ -43,6 +43,11 @@ export interface EtcdLeaderElectionOptions {
    * on a new lease.
    */
   readonly onRejoin?: (reason: string, delay: number) => void;
+  /**
+   * Called when a candidate that lost its place ({@link onRejoin}) holds one again: the lease of
+   * its new campaign was renewed.
+   */
+  readonly onRejoined?: () => void;
 }
 
 /** A candidate in a leader election on an etcd lease. */
@@ -227,6 +232,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         leaseOf(current).on('keepaliveSucceeded', () => {
           if (campaign !== current) return;
           lastRenewal = Date.now();
+          if (failures > 0) options.onRejoined?.();
           failures = 0;
         });
         current.on('elected', () => {

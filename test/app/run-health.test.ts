@@ -83,4 +83,22 @@ describe("cosi run's health", () => {
     health.restarting();
     expect(health.phase).toBe('stopping');
   });
+
+  it('a follower that lost its place in the election is not ready until it holds one again', () => {
+    const health = new RunHealth();
+    health.following();
+    health.followsLeader();
+    health.lostPlace('etcd unreachable at 127.0.0.1:2379');
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: lost its place in the election: etcd unreachable at 127.0.0.1:2379; campaigning again\n',
+    });
+    health.rejoined();
+    expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: following: ready to lead\n' });
+    // Elected meanwhile: it holds the place it leads from.
+    health.lostPlace('its lease expired');
+    health.leading();
+    health.converged();
+    expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: leading: converged\n' });
+  });
 });

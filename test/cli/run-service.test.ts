@@ -560,6 +560,66 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     ]);
   }, 60_000);
 
+  it('a follower cut off from etcd is not ready once it lost its place in the election, and ready again once it holds one', async () => {
+    const leader = start();
+    await leader.waitForLine(/elected leader/);
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const b = spawnCosi([
+        'run',
+        '-f',
+        dir,
+        '--state',
+        url,
+        '--lease-ttl',
+        '2s',
+        '--metrics-addr',
+        '127.0.0.1:0',
+        '--health-addr',
+        '127.0.0.1:0',
+      ]);
+      processes.push(b);
+      const base = await endpointOf(b);
+      await b.waitForLine(/INFO {2}following /);
+      const readyz = async (): Promise<string> => {
+        const { status, body } = await get(`${base}/readyz`);
+        return `${status} ${body.trim()}`;
+      };
+      await b.waitUntil(
+        async () => (await readyz()) === '200 ok: following: ready to lead',
+        30_000,
+        'the follower to be ready',
+      );
+      proxy.cut();
+      // Its lease expires unrenewed: it is no standby until it holds a place again.
+      await b.waitForLine(
+        /WARN {2}lost its place in the election: .* code=candidacy-lost$/,
+        30_000,
+      );
+      const lost = await b.waitUntil(
+        async () => {
+          const answer = await readyz();
+          return answer.startsWith('503 ') ? answer : undefined;
+        },
+        10_000,
+        '/readyz to answer 503',
+      );
+      expect(lost).toMatch(
+        /^503 not ready: lost its place in the election: .+; campaigning again$/,
+      );
+      proxy.restore();
+      await b.waitUntil(
+        async () => (await readyz()) === '200 ok: following: ready to lead',
+        30_000,
+        'the follower to be ready again',
+      );
+      expect(leader.stderr()).not.toMatch(/shutting down/);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
   it('a leader cut off from etcd says why, stops and exits 4 within the lease TTL', async () => {
     const proxy = await startTcpProxy(etcd.endpoint);
     try {

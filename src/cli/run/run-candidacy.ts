@@ -66,10 +66,15 @@ export function joinRunElection(options: RunCandidacyOptions): RunCandidacy {
     },
     onRejoin: (reason, delay) => {
       if (!heard()) return;
+      // Not a standby any more: /readyz says so until its new lease holds.
+      health.lostPlace(reason);
       log.warn(
         `lost its place in the election: ${reason}; it did not lead, and campaigns again on a new lease in ${formatDuration(delay)}`,
         { code: 'candidacy-lost' },
       );
+    },
+    onRejoined: () => {
+      if (heard()) health.rejoined();
     },
     // Said after the start is (`started as ...`), as the rest of its leadership.
     onLeader: (leader) =>
