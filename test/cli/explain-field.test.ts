@@ -127,6 +127,20 @@ describe('cosi explain TYPE with no definitions at all', () => {
     expect(typo.stderr).toContain('(did you mean "Deployment"?)');
   });
 
+  it("names a built-in kind's field types as kubectl does: PodTemplateSpec, []Container", async () => {
+    const r = await cli(['explain', 'deployment.spec.template'], { cwd: '/' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('FIELD: template <PodTemplateSpec> -required-\n');
+    expect(r.stdout).toContain('\n  metadata\t<ObjectMeta>\n');
+    const tree = await cli(['explain', 'deployment.spec.template.spec', '--recursive'], {
+      cwd: '/',
+    });
+    expect(tree.stdout).toContain(
+      '\n  containers\t<[]Container> -required-\n    args\t<[]string>\n',
+    );
+    expect(tree.stdout).toContain('\n      limits\t<map[string]Quantity>\n');
+  });
+
   it("finds a built-in kind by kubectl's short names and plurals, in its preferred version", async () => {
     const hpa = await cli(['explain', 'hpa.spec.maxReplicas'], { cwd: '/' });
     expect(hpa.code, hpa.stderr).toBe(0);

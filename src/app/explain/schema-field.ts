@@ -5,6 +5,7 @@
  */
 import type { JsonSchema, ResourceDefinition } from '../../engine/resource/definition.js';
 import { didYouMean } from '../../loaders/did-you-mean.js';
+import { definitionNameOf } from '../../loaders/kubernetes/builtin-schema.js';
 
 /** A CEL rule of a field (`x-kubernetes-validations`). */
 export interface FieldRule {
@@ -255,13 +256,22 @@ function summarize(
   };
 }
 
-/** kubectl's name of a schema's type: `string`, `[]Object`, `map[string]integer`, `IntOrString`. */
+/**
+ * kubectl's name of a schema's type: `string`, `[]Object`, `map[string]integer`, `IntOrString`;
+ * a built-in kind's field of a named type by that name, as kubectl prints what a `$ref` names
+ * (`PodTemplateSpec`, `[]Container`, `map[string]Quantity`), unless that type is a string
+ * (`Time`: `string`).
+ */
 export function typeName(root: JsonSchema, node: JsonSchema): string {
   if (node['x-kubernetes-int-or-string'] === true) return 'IntOrString';
   const types = (Array.isArray(node.type) ? node.type : [node.type]).filter(
     (t): t is string => typeof t === 'string' && t !== 'null',
   );
   const type = types.length > 1 ? undefined : types[0];
+  const definition = definitionNameOf(node);
+  if (definition !== undefined && (type === undefined || type === 'object')) {
+    return definition.slice(definition.lastIndexOf('.') + 1);
+  }
   if (type === 'array') {
     return `[]${isObject(node.items) ? typeName(root, resolve(root, node.items)) : 'any'}`;
   }

@@ -14,6 +14,9 @@
  *   `-group-version-kind` and `-unions` annotations are for clients, not validation.
  * - The one recursive definition (`JSONSchemaProps`, inside a CRD) stops at its first repeat,
  *   where any value goes: CRDs themselves are read by `crd-definitions.ts`, not by this schema.
+ * - Each node made from a definition keeps its name beside it ({@link definitionNameOf}), as the
+ *   `$ref` said it: `kubectl explain` prints a field of a named type by that name
+ *   (`<PodTemplateSpec>`, `<[]Container>`).
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
@@ -72,6 +75,23 @@ const KEPT = new Set([
 
 const REF_PREFIX = '#/definitions/';
 
+/** The definition each converted node was made from (also a field's copy with its own description). */
+const definitionNames = new WeakMap<JsonSchema, string>();
+
+/**
+ * The OpenAPI definition a built-in schema node was made from (`io.k8s.api.core.v1.Container`),
+ * or `undefined` for a node no `$ref` named (a field of a primitive type, a CRD's schema).
+ */
+export function definitionNameOf(schema: JsonSchema): string | undefined {
+  return definitionNames.get(schema);
+}
+
+/** A converted node, remembered as the definition `name`. */
+function named(schema: JsonSchema, name: string): JsonSchema {
+  definitionNames.set(schema, name);
+  return schema;
+}
+
 /** Converts the definitions of one release; each definition once, whatever asks for it. */
 export class BuiltinSchemas {
   readonly #converted = new Map<string, JsonSchema>();
@@ -93,7 +113,9 @@ export class BuiltinSchemas {
   schemaOf(name: string): JsonSchema {
     const done = this.#converted.get(name);
     if (done !== undefined) return done;
-    if (this.#converting.has(name)) return { 'x-kubernetes-preserve-unknown-fields': true };
+    if (this.#converting.has(name)) {
+      return named({ 'x-kubernetes-preserve-unknown-fields': true }, name);
+    }
     const definition = this.definitions[name];
     if (definition === undefined) throw new Error(`no OpenAPI definition ${name}`);
     this.#converting.add(name);
@@ -105,16 +127,17 @@ export class BuiltinSchemas {
     );
     this.#converting.delete(name);
     this.#converted.set(name, converted);
-    return converted;
+    return named(converted, name);
   }
 
   #node(node: JsonSchema, definition?: string): JsonSchema {
     const ref = node.$ref;
     if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
-      const target = this.schemaOf(ref.slice(REF_PREFIX.length));
+      const name = ref.slice(REF_PREFIX.length);
+      const target = this.schemaOf(name);
       // A field's own description says more than its type's.
       return typeof node.description === 'string'
-        ? withDescription(target, node.description)
+        ? named(withDescription(target, node.description), name)
         : target;
     }
     const out: Record<string, unknown> = {};

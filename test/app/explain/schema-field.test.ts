@@ -3,6 +3,7 @@ import { fieldTree, lookupField, typeName } from '../../../src/app/explain/schem
 import { resolveTypePath } from '../../../src/app/explain/type-path.js';
 import { createDefinition, type JsonSchema } from '../../../src/engine/resource/definition.js';
 import { DefinitionRegistry } from '../../../src/engine/resource/definition-registry.js';
+import { BuiltinKinds } from '../../../src/loaders/kubernetes/builtin-kinds.js';
 
 const widgets = createDefinition({
   type: 'Widgets.example.org',
@@ -125,6 +126,39 @@ describe('typeName', () => {
     ['nothing said', {}, 'any'],
   ])('names %s as kubectl does', (_, schema, name) => {
     expect(typeName(schema, schema)).toBe(name);
+  });
+
+  it("names a built-in kind's field by the definition its $ref named, as kubectl does", () => {
+    const deployment = BuiltinKinds.of('1.36').find('apps', 'v1', 'Deployment');
+    if (deployment === undefined) throw new Error('no Deployment');
+    const types = (path: string): Record<string, string> => {
+      const { found } = lookupField(deployment, path.split('.'));
+      if (found === undefined) throw new Error(`no ${path}`);
+      return Object.fromEntries([
+        ['.', found.type],
+        ...found.fields.map((field): [string, string] => [field.name, field.type]),
+      ]);
+    };
+    expect(types('spec.template')).toEqual({
+      '.': 'PodTemplateSpec',
+      metadata: 'ObjectMeta',
+      spec: 'PodSpec',
+    });
+    expect(types('spec.template.spec')).toMatchObject({
+      containers: '[]Container',
+      nodeSelector: 'map[string]string',
+      affinity: 'Affinity',
+    });
+    expect(types('spec.template.spec.containers.resources')).toMatchObject({
+      limits: 'map[string]Quantity',
+      claims: '[]ResourceClaim',
+    });
+    expect(types('spec.strategy.rollingUpdate')).toMatchObject({ maxSurge: 'IntOrString' });
+    // A named type that is a string is printed as one, as kubectl prints it.
+    expect(types('metadata')).toMatchObject({
+      creationTimestamp: 'string',
+      managedFields: '[]ManagedFieldsEntry',
+    });
   });
 });
 
