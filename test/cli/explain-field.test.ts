@@ -141,6 +141,33 @@ describe('cosi explain TYPE with no definitions at all', () => {
     expect(tree.stdout).toContain('\n      limits\t<map[string]Quantity>\n');
   });
 
+  it("takes kubectl's --api-version, -R and --max-depth", async () => {
+    const v1 = await cli(['explain', 'hpa.spec', '--api-version', 'autoscaling/v1'], { cwd: '/' });
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(v1.stdout).toMatch(
+      /^GROUP: +autoscaling\nKIND: +HorizontalPodAutoscaler\nVERSION: +v1\n/,
+    );
+    expect(v1.stdout).toContain('\n  targetCPUUtilizationPercentage\t<integer>\n');
+    const missing = await cli(['explain', 'hpa', '--api-version', 'autoscaling/v9'], { cwd: '/' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('is served at autoscaling/v1, autoscaling/v2');
+    const shallow = await cli(['explain', 'deployment.spec', '-R', '--max-depth', '1'], {
+      cwd: '/',
+    });
+    expect(shallow.code, shallow.stderr).toBe(0);
+    expect(shallow.stdout).toContain('\n  template\t<PodTemplateSpec> -required-\n');
+    expect(shallow.stdout).not.toContain('\n    spec\t<PodSpec>');
+    const alone = await cli(['explain', 'deployment.spec', '--max-depth', '1'], { cwd: '/' });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--max-depth requires --recursive');
+  });
+
+  it("refuses the flags of a type's fields for a resource, rather than ignoring them", async () => {
+    const r = await cli(['explain', 'vm', 'web-1', '-f', 'fixtures/vm-network', '-R']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--recursive: only for a type's fields (TYPE.field.path, no id)");
+  });
+
   it("finds a built-in kind by kubectl's short names and plurals, in its preferred version", async () => {
     const hpa = await cli(['explain', 'hpa.spec.maxReplicas'], { cwd: '/' });
     expect(hpa.code, hpa.stderr).toBe(0);

@@ -186,15 +186,29 @@ export function lookupField(definition: ResourceDefinition, path: readonly strin
   return { found: describeField(root, node, name, required, path) };
 }
 
-/** The field tree below a field, for `--recursive`: names, types and required-ness. */
-export function fieldTree(definition: ResourceDefinition, field: SchemaField): FieldTree[] {
+/**
+ * The field tree below a field, for `--recursive`: names, types and required-ness; `maxDepth`
+ * levels of it (kubectl's `--max-depth`: 1 is the field's own fields; 0 or none, every level).
+ */
+export function fieldTree(
+  definition: ResourceDefinition,
+  field: SchemaField,
+  maxDepth = 0,
+): FieldTree[] {
   const root = documentSchema(definition);
-  return treeOf(root, field.schema, [field.schema]);
+  return treeOf(root, field.schema, [field.schema], maxDepth);
 }
 
-function treeOf(root: JsonSchema, node: JsonSchema, stack: readonly JsonSchema[]): FieldTree[] {
+function treeOf(
+  root: JsonSchema,
+  node: JsonSchema,
+  stack: readonly JsonSchema[],
+  maxDepth: number,
+): FieldTree[] {
   const fields = fieldsOf(root, node);
   if (fields === undefined) return [];
+  // The stack holds the field itself, then one node per level below it.
+  const last = maxDepth > 0 && stack.length >= maxDepth;
   return Object.keys(fields.properties)
     .sort()
     .map((name) => {
@@ -203,9 +217,9 @@ function treeOf(root: JsonSchema, node: JsonSchema, stack: readonly JsonSchema[]
       const summary = summarize(root, child, name, fields.required.has(name));
       // A schema that contains itself (through `$ref`) is shown once.
       const below =
-        stack.includes(raw) || stack.length > MAX_TREE_DEPTH
+        last || stack.includes(raw) || stack.length > MAX_TREE_DEPTH
           ? []
-          : treeOf(root, child, [...stack, raw]);
+          : treeOf(root, child, [...stack, raw], maxDepth);
       return { ...summary, fields: below };
     });
 }

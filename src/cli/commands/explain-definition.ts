@@ -46,7 +46,15 @@ export function defineExplain(): Command {
     )
     .option('--reverse', 'also show what the resource feeds')
     .option('--why-not', 'for a resource that does not exist: what stopped its writers')
-    .option('--recursive', 'for a field: the tree of every field below it, with their types')
+    .option('-R, --recursive', 'for a field: the tree of every field below it, with their types')
+    .option(
+      '--max-depth <n>',
+      'for a field, with --recursive: the levels of fields below it to print (default: 0, every level)',
+    )
+    .option(
+      '--api-version <group/version>',
+      "for a field: the kind in this API group and version (autoscaling/v1, v1 for the core group), not its preferred one, as kubectl's --api-version",
+    )
     .option(
       '--field <path>',
       "for a resource: only this field and those below it (data.size, metadata.labels.app or /spec/data/size): who set it, and for an RGD's or a transform's output the template line (file:line:col) and expressions it was rendered from",
@@ -62,6 +70,7 @@ Examples:
   cosi explain deployment/shop --field spec.template.spec.containers -f manifests/
   cosi explain vm.spec.cpus -f manifests/
   cosi explain certificate.spec --recursive -f manifests/
+  cosi explain hpa.spec --api-version autoscaling/v1
 
 Exit codes: 0 explained, 1 invalid manifests, failing controllers (the explanation is
 printed) or no such resource (without --why-not), 2 usage or config error, an unknown type or

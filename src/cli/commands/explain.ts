@@ -4,7 +4,7 @@ import { explainResource, type Explanation } from '../../app/explain/explain-res
 import type { Finding } from '../../loaders/finding.js';
 import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.js';
 import { fieldTree, lookupField, type MissingField } from '../../app/explain/schema-field.js';
-import { resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
+import { ApiVersionError, resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
 import { didYouMean } from '../../loaders/did-you-mean.js';
@@ -39,6 +39,10 @@ export interface ExplainFlags extends CommonFlags {
   reverse?: boolean;
   whyNot?: boolean;
   recursive?: boolean;
+  /** For a field, with `--recursive`: the levels printed (0: every one). */
+  maxDepth?: string;
+  /** For a field: the kind at this `GROUP/VERSION` rather than its preferred version. */
+  apiVersion?: string;
   /** Only this field of the resource: who set it, and a declarative controller's template line. */
   field?: string;
 }
@@ -84,6 +88,7 @@ export async function explain(
   if (idArgument === undefined && !typeArgument.includes('/') && flags.whyNot !== true) {
     return explainField(io, typeArgument, flags);
   }
+  refuseFieldFlags(flags);
   parseFormat(flags.output, EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
@@ -163,6 +168,34 @@ export function renderExplain(
   });
 }
 
+/** The flags of a type's fields mean nothing for a resource: said, not ignored. */
+function refuseFieldFlags(flags: ExplainFlags): void {
+  const given = [
+    ...(flags.recursive === true ? ['--recursive'] : []),
+    ...(flags.maxDepth === undefined ? [] : ['--max-depth']),
+    ...(flags.apiVersion === undefined ? [] : ['--api-version']),
+  ];
+  if (given.length > 0) {
+    throw new CliError(
+      `${given.join(', ')}: only for a type's fields (TYPE.field.path, no id), not for a resource`,
+    );
+  }
+}
+
+/** `--max-depth`: kubectl's, a whole number of levels (0: every one), only with --recursive. */
+function parseMaxDepth(flags: ExplainFlags): number | undefined {
+  const value = flags.maxDepth;
+  if (value === undefined) return undefined;
+  const depth = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(depth)) {
+    throw new CliError(
+      `--max-depth: expected a whole number of levels, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (depth > 0 && flags.recursive !== true) throw new CliError('--max-depth requires --recursive');
+  return depth;
+}
+
 function parseDepth(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const depth = Number(value);
@@ -226,6 +259,7 @@ async function explainField(
   flags: ExplainFlags,
 ): Promise<CommandResult<ExplainResult>> {
   parseFormat(flags.output, FIELD_FORMATS);
+  const maxDepth = parseMaxDepth(flags);
   const options = await toRunOptions(flags, io, { manifestsOptional: 'always' });
   const { manifests } = await loadProjectDefinitions(options);
   const builtins = BuiltinKinds.of(options.kubernetesVersion);
@@ -237,8 +271,9 @@ async function explainField(
   });
   let target: TypePath;
   try {
-    target = resolveTypePath(manifests.registry, argument, builtins);
+    target = resolveTypePath(manifests.registry, argument, builtins, flags.apiVersion);
   } catch (error) {
+    if (error instanceof ApiVersionError) return failed(`explain: ${error.message}`);
     if (!(error instanceof TypeResolutionError)) throw error;
     // cosi's own definition type is always there: nothing else means nothing was read.
     const none = manifests.registry.all().length <= 1;
@@ -255,7 +290,7 @@ async function explainField(
     return failed(`explain: ${missingFieldMessage(definition, lookup.missing)}`);
   }
   const field = lookup.found;
-  const tree = flags.recursive === true ? fieldTree(definition, field) : undefined;
+  const tree = flags.recursive === true ? fieldTree(definition, field, maxDepth) : undefined;
   return {
     exitCode: EXIT.ok,
     result: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldTree, lookupField, typeName } from '../../../src/app/explain/schema-field.js';
-import { resolveTypePath } from '../../../src/app/explain/type-path.js';
+import { ApiVersionError, resolveTypePath } from '../../../src/app/explain/type-path.js';
 import { createDefinition, type JsonSchema } from '../../../src/engine/resource/definition.js';
 import { DefinitionRegistry } from '../../../src/engine/resource/definition-registry.js';
 import { BuiltinKinds } from '../../../src/loaders/kubernetes/builtin-kinds.js';
@@ -170,6 +170,15 @@ describe('fieldTree', () => {
     expect(tree[2]?.fields.map((f) => f.name)).toEqual(['a', 'b', 'self']);
     expect(tree[2]?.fields[2]?.fields).toEqual([]);
   });
+
+  it("stops after --max-depth levels, as kubectl's (0: every level)", () => {
+    const spec = field(gadgets, ['spec']);
+    expect(fieldTree(gadgets, spec, 1).map((f) => f.fields)).toEqual([[], [], []]);
+    const two = fieldTree(gadgets, spec, 2);
+    expect(two[2]?.fields.map((f) => f.name)).toEqual(['a', 'b', 'self']);
+    expect(two[2]?.fields[2]?.fields).toEqual([]);
+    expect(fieldTree(gadgets, spec, 0)).toEqual(fieldTree(gadgets, spec));
+  });
 });
 
 describe('resolveTypePath', () => {
@@ -189,5 +198,57 @@ describe('resolveTypePath', () => {
 
   it('throws an unknown-type error naming the first segment', () => {
     expect(() => resolveTypePath(registry, 'widgit.spec')).toThrow(/"widgit" is not registered/);
+  });
+});
+
+describe('resolveTypePath with --api-version', () => {
+  const kind = (apiVersion: string, type: string, aliases: string[] = []) =>
+    createDefinition({
+      type,
+      ...(aliases.length > 0 ? { aliases } : { skipAutomaticAliases: true }),
+      kubernetes: { apiVersion, kind: 'Gateway', namespaced: true },
+      schema: { type: 'object', properties: { spec: { type: 'object' } } },
+    });
+  const registry = new DefinitionRegistry([
+    kind('gateway.networking.k8s.io/v1', 'Gateways.gateway.networking.k8s.io', ['gateway']),
+    kind('gateway.networking.k8s.io/v1beta1', 'Gateways.v1beta1.gateway.networking.k8s.io'),
+    kind('networking.istio.io/v1', 'Gateways.networking.istio.io', ['gateway']),
+  ]);
+  const builtins = BuiltinKinds.of('1.36');
+  const apiVersionOf = (argument: string, apiVersion: string) =>
+    resolveTypePath(registry, argument, builtins, apiVersion).definition.kubernetes?.apiVersion;
+
+  it('takes a built-in kind in a version that is not its preferred one, in another group too', () => {
+    expect(resolveTypePath(registry, 'hpa.spec', builtins).definition.kubernetes?.apiVersion).toBe(
+      'autoscaling/v2',
+    );
+    expect(apiVersionOf('hpa.spec', 'autoscaling/v1')).toBe('autoscaling/v1');
+    expect(apiVersionOf('event', 'events.k8s.io/v1')).toBe('events.k8s.io/v1');
+    expect(resolveTypePath(registry, 'hpa.spec', builtins, 'autoscaling/v1').path).toEqual([
+      'spec',
+    ]);
+  });
+
+  it("takes a CRD's other served version, and picks among kinds that share a name by group", () => {
+    expect(
+      apiVersionOf('gateways.gateway.networking.k8s.io.spec', 'gateway.networking.k8s.io/v1beta1'),
+    ).toBe('gateway.networking.k8s.io/v1beta1');
+    expect(() => resolveTypePath(registry, 'gateway.spec', builtins)).toThrow(/is ambiguous/);
+    expect(apiVersionOf('gateway.spec', 'networking.istio.io/v1')).toBe('networking.istio.io/v1');
+    expect(apiVersionOf('gateway.spec', 'gateway.networking.k8s.io/v1beta1')).toBe(
+      'gateway.networking.k8s.io/v1beta1',
+    );
+  });
+
+  it('says where the kind is served when it is not at that version, and refuses a cosi type', () => {
+    expect(() => apiVersionOf('hpa', 'autoscaling/v9')).toThrow(
+      new ApiVersionError(
+        'no HorizontalPodAutoscaler is served at autoscaling/v9; HorizontalPodAutoscaler is served at autoscaling/v1, autoscaling/v2',
+      ),
+    );
+    expect(() => apiVersionOf('hpa', 'a/b/c')).toThrow(/expected GROUP\/VERSION/);
+    expect(() =>
+      resolveTypePath(new DefinitionRegistry([widgets]), 'widget', builtins, 'v1'),
+    ).toThrow(/Widgets\.example\.org is a cosi type, not a Kubernetes kind/);
   });
 });
