@@ -265,7 +265,8 @@ function summarize(
     name,
     type: typeName(root, node),
     required,
-    description: typeof node.description === 'string' ? firstLine(node.description) : '',
+    // Whole, as kubectl lists it: a CRD's first line often stops mid-sentence.
+    description: typeof node.description === 'string' ? node.description.trim() : '',
     ...(Array.isArray(node.enum) ? { enum: node.enum as unknown[] } : {}),
   };
 }
@@ -376,10 +377,6 @@ function toRule(value: Readonly<Record<string, unknown>>): FieldRule {
     ...(typeof value.message === 'string' ? { message: value.message } : {}),
     ...(typeof value.fieldPath === 'string' ? { fieldPath: value.fieldPath } : {}),
   };
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0]?.trim() ?? '';
 }
 
 function isObject(value: unknown): value is Readonly<Record<string, unknown>> {

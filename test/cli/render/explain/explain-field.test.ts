@@ -44,7 +44,7 @@ function text(definition: ResourceDefinition, path: string[], recursive = false)
 }
 
 describe('renderFieldText', () => {
-  it('prints a field as kubectl explain does: the kind, FIELD, DESCRIPTION, the rules, FIELDS', () => {
+  it('prints a field as kubectl explain does: the kind, FIELD, DESCRIPTION, the rules, FIELDS with whole descriptions', () => {
     expect(text(gadgets, ['spec'])).toBe(
       [
         'GROUP:      example.org',
@@ -71,6 +71,7 @@ describe('renderFieldText', () => {
         '',
         '  size\t<integer> -required-',
         '    How big.',
+        '    Second line.',
         '',
       ].join('\n'),
     );
