@@ -65,7 +65,7 @@ export function renderFieldText({ definition, field, tree }: FieldDocument): str
     out.push('', 'FIELDS:');
     for (const child of field.fields) {
       out.push(`  ${child.name}\t<${child.type}>${child.required ? ' -required-' : ''}`);
-      if (child.enum !== undefined) out.push(`  enum: ${child.enum.map(scalar).join(', ')}`);
+      if (child.enum !== undefined) out.push(enumLine(child.enum, 2));
       out.push(...indent(wrap(child.description || '<no description>'), 4), '');
     }
     out.pop();
@@ -93,12 +93,24 @@ function header(definition: ResourceDefinition): string[] {
 function treeLines(tree: readonly FieldTree[], depth: number): string[] {
   return tree.flatMap((field) => [
     `${' '.repeat(depth)}${field.name}\t<${field.type}>${field.required ? ' -required-' : ''}`,
+    ...(field.enum === undefined ? [] : [enumLine(field.enum, depth)]),
     ...treeLines(field.fields, depth + 2),
   ]);
 }
 
-/** A value of an enum or a default: a string as it is, anything else as JSON. */
+/** The values a list of fields shows of a field's enum: kubectl's first four, then `....`. */
+const LISTED_ENUM_VALUES = 4;
+
+/** A field's enum under it in a list of fields: `enum: "", BlockDevice, CharDevice, Directory, ....`. */
+function enumLine(values: readonly unknown[], depth: number): string {
+  const listed = values.slice(0, LISTED_ENUM_VALUES).map(scalar);
+  if (values.length > LISTED_ENUM_VALUES) listed.push('....');
+  return `${' '.repeat(depth)}enum: ${listed.join(', ')}`;
+}
+
+/** A value of an enum or a default: a string as it is (the empty one as `""`), anything else as JSON. */
 function scalar(value: unknown): string {
+  if (value === '') return '""';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

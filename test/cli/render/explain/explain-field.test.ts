@@ -85,7 +85,29 @@ describe('renderFieldText', () => {
     expect(out).not.toContain('FIELDS:');
   });
 
-  it('prints the tree of names and types with --recursive', () => {
+  it('shows an empty enum value as "", and four values of an enum in a list of fields, as kubectl', () => {
+    const paths = createDefinition({
+      type: 'Paths.example.org',
+      schema: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string', enum: ['', 'BlockDevice', 'CharDevice', 'Directory', 'File'] },
+          mode: { type: 'string', enum: ['', 'r'], default: '' },
+        },
+      },
+    });
+    expect(text(paths, ['spec'])).toContain(
+      '  kind\t<string>\n  enum: "", BlockDevice, CharDevice, Directory, ....\n',
+    );
+    expect(text(paths, [], true)).toContain(
+      '    kind\t<string>\n    enum: "", BlockDevice, CharDevice, Directory, ....\n    mode\t<string>\n    enum: "", r\n',
+    );
+    const mode = text(paths, ['spec', 'mode']);
+    expect(mode).toContain('ENUM:\n    ""\n    r\n');
+    expect(mode).toContain('DEFAULT:\n    ""\n');
+  });
+
+  it('prints the tree of names and types with --recursive, and the enum under a field', () => {
     expect(text(gadgets, [], true)).toContain(
       [
         'FIELDS:',
@@ -98,6 +120,7 @@ describe('renderFieldText', () => {
         '    namespace\t<string>',
         '  spec\t<Object>',
         '    mode\t<string>',
+        '    enum: fast, slow',
         '    ports\t<[]Object>',
         '      port\t<IntOrString>',
         '    size\t<integer> -required-',
