@@ -39,7 +39,8 @@ export function resolveTypePath(
   builtins?: BuiltinKinds,
   apiVersion?: string,
 ): TypePath {
-  const segments = argument.split('.');
+  // kubectl trims one trailing `.`: `deployment.spec.` is `deployment.spec`.
+  const segments = (argument.endsWith('.') ? argument.slice(0, -1) : argument).split('.');
   const group = apiVersion === undefined ? undefined : parseApiVersion(apiVersion).group;
   for (let end = segments.length; end > 0; end--) {
     const name = segments.slice(0, end).join('.');

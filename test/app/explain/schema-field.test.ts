@@ -192,6 +192,11 @@ describe('resolveTypePath', () => {
     expect(resolveTypePath(registry, 'widget.spec').path).toEqual(['spec']);
   });
 
+  it('trims a trailing dot, as kubectl does', () => {
+    expect(resolveTypePath(registry, 'widget.spec.').path).toEqual(['spec']);
+    expect(resolveTypePath(registry, 'widget.').path).toEqual([]);
+  });
+
   it("takes a Kubernetes kind's name", () => {
     expect(resolveTypePath(registry, 'Gadget.spec.a').definition.type).toBe('Gadgets.example.org');
   });
