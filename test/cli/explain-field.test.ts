@@ -14,11 +14,17 @@ describe('cosi explain TYPE.field (no id): the field documentation', () => {
     expect(r.stdout).toContain('\n  dnsNames\t<[]string>\n');
   });
 
-  it("fills a CRD's bare metadata with the ObjectMeta fields a manifest writes", async () => {
+  it("gives a CRD's metadata, apiVersion and kind as the API server publishes them: ObjectMeta", async () => {
     const r = await cli(['explain', 'certificate.metadata', '-f', KUBERNETES]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('\n  name\t<string> -required-\n');
+    expect(r.stdout).toContain('FIELD: metadata <ObjectMeta>\n');
+    expect(r.stdout).toContain('\n  name\t<string>\n');
     expect(r.stdout).toContain('\n  labels\t<map[string]string>\n');
+    expect(r.stdout).toContain('\n  ownerReferences\t<[]OwnerReference>\n');
+    const root = await cli(['explain', 'certificate', '-f', KUBERNETES]);
+    expect(root.stdout).toContain(
+      '\n  kind\t<string>\n    Kind is a string value representing the REST resource this object\n    represents. Servers may infer this',
+    );
   });
 
   it('prints the enum and the default of a field', async () => {

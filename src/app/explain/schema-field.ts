@@ -120,14 +120,30 @@ const KUBERNETES_METADATA: JsonSchema = {
 };
 
 /**
- * The schema of a whole document of the type: a Kubernetes-shaped type's own (it describes the
- * document, as a CRD's `openAPIV3Schema` does); for a cosi type, `metadata` and `spec` with the
- * spec's schema.
+ * The fields the API server publishes in every kind's schema, a CRD's too, in place of the
+ * CRD's own: `apiVersion` and `kind` (TypeMeta's) and `metadata` (a `$ref` to ObjectMeta).
  */
-export function documentSchema(definition: ResourceDefinition): JsonSchema {
+export interface ObjectFields {
+  readonly apiVersion: JsonSchema;
+  readonly kind: JsonSchema;
+  readonly metadata: JsonSchema;
+}
+
+/**
+ * The schema of a whole document of the type: a Kubernetes-shaped type's own (it describes the
+ * document, as a CRD's `openAPIV3Schema` does), with `objectFields` as the API server publishes
+ * it; for a cosi type, `metadata` and `spec` with the spec's schema.
+ */
+export function documentSchema(
+  definition: ResourceDefinition,
+  objectFields?: ObjectFields,
+): JsonSchema {
   if (definition.kubernetes !== undefined) {
     const schema = definition.schema ?? { type: 'object' };
     const properties = isObject(schema.properties) ? schema.properties : {};
+    if (objectFields !== undefined) {
+      return { ...schema, properties: { ...properties, ...objectFields } };
+    }
     const filled = Object.fromEntries(
       Object.entries(KUBERNETES_ROOT_DESCRIPTIONS).map(([name, description]) => {
         const declared = properties[name];
@@ -158,8 +174,12 @@ export function documentSchema(definition: ResourceDefinition): JsonSchema {
  * The field at `path` (names of properties from the document's root; an array's items and a
  * map's values are passed through, as kubectl does), or where the path left the schema.
  */
-export function lookupField(definition: ResourceDefinition, path: readonly string[]): FieldLookup {
-  const root = documentSchema(definition);
+export function lookupField(
+  definition: ResourceDefinition,
+  path: readonly string[],
+  objectFields?: ObjectFields,
+): FieldLookup {
+  const root = documentSchema(definition, objectFields);
   let node = resolve(root, root);
   let required = true;
   for (let i = 0; i < path.length; i++) {
@@ -194,8 +214,9 @@ export function fieldTree(
   definition: ResourceDefinition,
   field: SchemaField,
   maxDepth = 0,
+  objectFields?: ObjectFields,
 ): FieldTree[] {
-  const root = documentSchema(definition);
+  const root = documentSchema(definition, objectFields);
   return treeOf(root, field.schema, [field.schema], maxDepth);
 }
 

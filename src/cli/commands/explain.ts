@@ -285,12 +285,15 @@ async function explainField(
     );
   }
   const { definition, path } = target;
-  const lookup = lookupField(definition, path);
+  // A CRD's apiVersion, kind and metadata as the API server publishes them (metadata: ObjectMeta).
+  const objectFields = definition.kubernetes === undefined ? undefined : builtins.objectFields();
+  const lookup = lookupField(definition, path, objectFields);
   if (lookup.missing !== undefined) {
     return failed(`explain: ${missingFieldMessage(definition, lookup.missing)}`);
   }
   const field = lookup.found;
-  const tree = flags.recursive === true ? fieldTree(definition, field, maxDepth) : undefined;
+  const tree =
+    flags.recursive === true ? fieldTree(definition, field, maxDepth, objectFields) : undefined;
   return {
     exitCode: EXIT.ok,
     result: {

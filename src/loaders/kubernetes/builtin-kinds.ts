@@ -14,6 +14,7 @@
 import pluralize from 'pluralize';
 import {
   createDefinition,
+  type JsonSchema,
   type PrintColumn,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
@@ -190,6 +191,22 @@ export class BuiltinKinds {
       if (names.includes(lower)) return this.find(entry.group, entry.version, entry.kind);
     }
     return undefined;
+  }
+
+  /**
+   * `apiVersion`, `kind` and `metadata` as every kind's schema has them: what the API server
+   * publishes for a CRD in place of its own (TypeMeta's fields, and ObjectMeta).
+   */
+  objectFields(): { apiVersion: JsonSchema; kind: JsonSchema; metadata: JsonSchema } {
+    const properties = this.find('', 'v1', 'ConfigMap')?.schema?.properties as
+      Readonly<Record<string, JsonSchema>> | undefined;
+    const { apiVersion, kind, metadata } = properties ?? {};
+    if (apiVersion === undefined || kind === undefined || metadata === undefined) {
+      throw new Error(
+        `Kubernetes ${this.release} has no ConfigMap with apiVersion, kind, metadata`,
+      );
+    }
+    return { apiVersion, kind, metadata };
   }
 
   /** The versions a group serves a kind in, the preferred first (empty: none). */
