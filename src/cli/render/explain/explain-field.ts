@@ -31,7 +31,9 @@ export function renderField(document: FieldDocument, format: FieldFormat): strin
     case 'json':
       return `${JSON.stringify(document.field.schema, undefined, 2)}\n`;
     case 'yaml':
-      return stringify(document.field.schema);
+      // A built-in kind's definitions are shared nodes: written out each time, as -o json does,
+      // not as YAML anchors and aliases (`items: *a1`).
+      return stringify(document.field.schema, { aliasDuplicateObjects: false });
   }
 }
 

@@ -160,4 +160,27 @@ describe('renderField', () => {
       'type: string\nenum:\n  - fast\n  - slow\ndefault: fast\n',
     );
   });
+
+  it('writes a node the schema shares (a built-in definition) in full each time, with no YAML aliases', () => {
+    const port = { type: 'integer', description: 'A port.' };
+    const shared = createDefinition({
+      type: 'Links.example.org',
+      schema: { type: 'object', properties: { from: port, to: port } },
+    });
+    const { found } = lookupField(shared, ['spec']);
+    if (found === undefined) throw new Error('no such field');
+    expect(renderField({ definition: shared, field: found }, 'yaml')).toBe(
+      [
+        'type: object',
+        'properties:',
+        '  from:',
+        '    type: integer',
+        '    description: A port.',
+        '  to:',
+        '    type: integer',
+        '    description: A port.',
+        '',
+      ].join('\n'),
+    );
+  });
 });
