@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, ResourceDefinition } from '../../engine/resource/definition.js';
 import { didYouMean } from '../../loaders/did-you-mean.js';
-import { definitionNameOf } from '../../loaders/kubernetes/builtin-schema.js';
+import { definitionOf } from '../../loaders/kubernetes/builtin-schema.js';
 
 /** A CEL rule of a field (`x-kubernetes-validations`). */
 export interface FieldRule {
@@ -258,7 +258,7 @@ function describeField(
   const fields = fieldsOf(root, node);
   return {
     ...summarize(root, node, name, required),
-    description: typeof node.description === 'string' ? node.description : '',
+    description: descriptionsOf(root, node).join('\n'),
     path,
     ...('default' in node ? { default: { value: node.default } } : {}),
     rules,
@@ -274,6 +274,24 @@ function describeField(
       ),
     schema: node,
   };
+}
+
+/**
+ * What kubectl prints under a field's DESCRIPTION: its own description, then its type's (a
+ * built-in kind's named type: `Template describes the pods...` then `PodTemplateSpec describes
+ * the data a pod should have...`), then those of its items (an array) and its values (a map).
+ */
+function descriptionsOf(root: JsonSchema, node: JsonSchema, depth = 0): string[] {
+  const type = definitionOf(node)?.schema;
+  const texts = [node.description, type === node ? undefined : type?.description].filter(
+    (text): text is string => typeof text === 'string' && text.trim() !== '',
+  );
+  // Items of items of items... stop somewhere, whatever a $ref makes of them.
+  if (depth >= 8) return texts.map((text) => text.trim());
+  const below = [node.items, node.additionalProperties].flatMap((child) =>
+    isObject(child) ? descriptionsOf(root, resolve(root, child), depth + 1) : [],
+  );
+  return [...texts.map((text) => text.trim()), ...below];
 }
 
 function summarize(
@@ -304,7 +322,7 @@ export function typeName(root: JsonSchema, node: JsonSchema): string {
     (t): t is string => typeof t === 'string' && t !== 'null',
   );
   const type = types.length > 1 ? undefined : types[0];
-  const definition = definitionNameOf(node);
+  const definition = definitionOf(node)?.name;
   if (definition !== undefined && (type === undefined || type === 'object')) {
     return definition.slice(definition.lastIndexOf('.') + 1);
   }

@@ -14,7 +14,7 @@
  *   `-group-version-kind` and `-unions` annotations are for clients, not validation.
  * - The one recursive definition (`JSONSchemaProps`, inside a CRD) stops at its first repeat,
  *   where any value goes: CRDs themselves are read by `crd-definitions.ts`, not by this schema.
- * - Each node made from a definition keeps its name beside it ({@link definitionNameOf}), as the
+ * - Each node made from a definition keeps its name beside it ({@link definitionOf}), as the
  *   `$ref` said it: `kubectl explain` prints a field of a named type by that name
  *   (`<PodTemplateSpec>`, `<[]Container>`).
  */
@@ -76,19 +76,27 @@ const KEPT = new Set([
 const REF_PREFIX = '#/definitions/';
 
 /** The definition each converted node was made from (also a field's copy with its own description). */
-const definitionNames = new WeakMap<JsonSchema, string>();
+const definitions = new WeakMap<JsonSchema, BuiltinDefinition>();
 
-/**
- * The OpenAPI definition a built-in schema node was made from (`io.k8s.api.core.v1.Container`),
- * or `undefined` for a node no `$ref` named (a field of a primitive type, a CRD's schema).
- */
-export function definitionNameOf(schema: JsonSchema): string | undefined {
-  return definitionNames.get(schema);
+/** An OpenAPI definition a built-in schema node was made from. */
+export interface BuiltinDefinition {
+  /** Its name: `io.k8s.api.core.v1.Container`. */
+  readonly name: string;
+  /** Its own converted node, with the type's description (a field's copy has the field's). */
+  readonly schema: JsonSchema;
 }
 
-/** A converted node, remembered as the definition `name`. */
-function named(schema: JsonSchema, name: string): JsonSchema {
-  definitionNames.set(schema, name);
+/**
+ * The OpenAPI definition a built-in schema node was made from, or `undefined` for a node no
+ * `$ref` named (a field of a primitive type, a CRD's schema).
+ */
+export function definitionOf(schema: JsonSchema): BuiltinDefinition | undefined {
+  return definitions.get(schema);
+}
+
+/** A converted node, remembered as made from the definition `name` (whose own node is `own`). */
+function named(schema: JsonSchema, name: string, own: JsonSchema = schema): JsonSchema {
+  definitions.set(schema, { name, schema: own });
   return schema;
 }
 
@@ -137,7 +145,7 @@ export class BuiltinSchemas {
       const target = this.schemaOf(name);
       // A field's own description says more than its type's.
       return typeof node.description === 'string'
-        ? named(withDescription(target, node.description), name)
+        ? named(withDescription(target, node.description), name, target)
         : target;
     }
     const out: Record<string, unknown> = {};

@@ -64,6 +64,35 @@ describe('lookupField', () => {
     });
   });
 
+  it("describes a field as kubectl: its own text, its named type's, then its items' or values'", () => {
+    const deployment = BuiltinKinds.of('1.36').find('apps', 'v1', 'Deployment');
+    if (deployment === undefined) throw new Error('no Deployment');
+    expect(field(deployment, ['spec', 'template']).description).toMatch(
+      /^Template describes the pods that will be created\. .*\nPodTemplateSpec describes the data a pod should have when created from a template$/,
+    );
+    expect(field(deployment, ['spec', 'template', 'spec', 'containers']).description).toMatch(
+      /\nA single application container that you want to run within a pod\.$/,
+    );
+    // The type's text alone where the field has none of its own; a CRD's items' text after the field's.
+    const listed = createDefinition({
+      type: 'Lists.example.org',
+      schema: {
+        type: 'object',
+        properties: {
+          entries: {
+            type: 'array',
+            description: 'The entries.',
+            items: { type: 'object', description: 'One entry.', properties: {} },
+          },
+          labels: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    });
+    expect(field(listed, ['spec', 'entries']).description).toBe('The entries.\nOne entry.');
+    expect(field(listed, ['spec', 'entries']).fields).toEqual([]);
+    expect(field(listed, ['spec', 'labels']).description).toBe('');
+  });
+
   it('gives the enum, and lists the fields of an array by its items', () => {
     expect(field(widgets, ['spec', 'mode']).enum).toEqual(['fast', 'slow']);
     const parts = field(widgets, ['spec', 'parts']);
