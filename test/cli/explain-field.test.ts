@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './run-cli.js';
 
@@ -184,5 +187,52 @@ describe('cosi explain TYPE with no definitions at all', () => {
     expect(svc.stdout).toMatch(/KIND: +Service\n/);
     const plural = await cli(['explain', 'ingresses.networking.k8s.io.spec'], { cwd: '/' });
     expect(plural.stdout).toMatch(/GROUP: +networking\.k8s\.io\nKIND: +Ingress\n/);
+  });
+});
+
+describe('cosi explain TYPE with a name the kinds of two groups share', () => {
+  /** A CRD of kind Gateway in `group`, with one field. */
+  const gatewayCrd = (group: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gateways.${group}
+spec:
+  group: ${group}
+  names: { kind: Gateway, listKind: GatewayList, plural: gateways, singular: gateway }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, description: 'The ${group} gateway.' }
+`;
+
+  it('says how to choose one with --api-version, and takes it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-explain-groups-'));
+    try {
+      await writeFile(path.join(dir, 'net.yaml'), gatewayCrd('net.example.org'));
+      await writeFile(path.join(dir, 'mesh.yaml'), gatewayCrd('mesh.example.com'));
+      const ambiguous = await cli(['explain', 'gateway.spec', '--definitions', dir]);
+      expect(ambiguous.code).toBe(2);
+      expect(ambiguous.stderr).toContain(
+        '; choose one with --api-version mesh.example.com/v1 or net.example.org/v1\n',
+      );
+      const chosen = await cli([
+        'explain',
+        'gateway.spec',
+        '--definitions',
+        dir,
+        '--api-version',
+        'mesh.example.com/v1',
+      ]);
+      expect(chosen.code, chosen.stderr).toBe(0);
+      expect(chosen.stdout).toContain('The mesh.example.com gateway.');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,8 @@ import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.j
 import { fieldTree, lookupField, type MissingField } from '../../app/explain/schema-field.js';
 import { ApiVersionError, resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
+import { splitApiVersion } from '../../loaders/kubernetes/kubernetes-shape.js';
 import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
 import { didYouMean } from '../../loaders/did-you-mean.js';
 import { shorten } from '../../loaders/shorten.js';
@@ -281,7 +283,7 @@ async function explainField(
     return failed(
       none
         ? `explain: ${error.message}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config`
-        : `explain: ${typeErrorMessage(error, manifests.registry, builtins.kinds())}`,
+        : `explain: ${typeErrorMessage(error, manifests.registry, builtins.kinds())}${chooseByGroup(error, manifests.registry)}`,
     );
   }
   const { definition, path } = target;
@@ -302,6 +304,18 @@ async function explainField(
       document: { definition, field, ...(tree === undefined ? {} : { tree }) },
     },
   };
+}
+
+/**
+ * For a name the kinds of several groups share: how to choose one, as kubectl's `--api-version`
+ * does (`; choose one with --api-version networking.istio.io/v1 or ...`); empty otherwise.
+ */
+function chooseByGroup(error: TypeResolutionError, registry: DefinitionRegistry): string {
+  if (error.code !== 'ambiguous-type') return '';
+  const apiVersions = error.candidates.map((type) => registry.get(type)?.kubernetes?.apiVersion);
+  const groups = new Set(apiVersions.map((v) => (v === undefined ? v : splitApiVersion(v).group)));
+  if (apiVersions.includes(undefined) || groups.size !== apiVersions.length) return '';
+  return `; choose one with --api-version ${(apiVersions as string[]).join(' or ')}`;
 }
 
 /** `VMs.example.org.spec has no field "cpu" (did you mean "cpus"?); its fields: ...`. */
