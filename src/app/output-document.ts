@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Resource } from '../engine/resource/resource.js';
+import { withStoredDefaults } from '../loaders/kubernetes/api-server-defaults.js';
 import { toKubernetesDocument } from '../loaders/kubernetes/kubernetes-shape.js';
 
 /** The timestamp printed for every resource with `--stable`. */
@@ -20,7 +21,8 @@ export interface DocumentOptions {
  * (namespace, type, id, version, owner, phase, created, updated, then labels, annotations,
  * finalizers and ownerReferences when not empty). Sensitive types print no spec. A resource of
  * a Kubernetes-shaped type (defined by a CRD) prints as Kubernetes writes it: `apiVersion`,
- * `kind`, `metadata`, then its spec's fields (see `loaders/kubernetes/kubernetes-shape.ts`).
+ * `kind`, `metadata`, then its spec's fields (see `loaders/kubernetes/kubernetes-shape.ts`); a
+ * built-in kind's with the API server's defaults, as `kubectl get` prints the applied object.
  */
 export function toDocument(
   resource: Resource,
@@ -46,7 +48,7 @@ export function toDocument(
   const document =
     definition?.sensitivity === 'sensitive' && options.includeSensitive !== true
       ? { metadata }
-      : { metadata, spec: resource.spec };
+      : { metadata, spec: withStoredDefaults(resource.spec, definition?.kubernetes) };
   if (definition?.kubernetes === undefined) return document;
   // Kubernetes' own field, printed only in its shape: cosi's metadata keeps COSI's.
   metadata.generation = md.generation;

@@ -1,4 +1,7 @@
+import type { KubernetesKind, PrintColumn } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
+import { withStoredDefaults } from '../../loaders/kubernetes/api-server-defaults.js';
+import { builtinPrintCell, type PrintCell } from '../../loaders/kubernetes/builtin-print-cells.js';
 import {
   executeTemplate,
   parseTemplate,
@@ -31,8 +34,9 @@ export function resourceTableColumns(
   const columns = group.definition?.printColumns ?? [];
   const sensitive = group.definition?.sensitivity === 'sensitive';
   const displayType = group.definition?.displayType ?? group.type;
-  const cells = columns.map((c) => (sensitive ? () => '' : printColumn(c.jsonPath)));
-  const namespaced = group.definition?.kubernetes?.namespaced !== false;
+  const kind = group.definition?.kubernetes;
+  const cells = columns.map((c) => (sensitive ? () => '' : printCell(c, kind)));
+  const namespaced = kind?.namespaced !== false;
   const header = [
     ...(namespaced ? ['NAMESPACE'] : []),
     'TYPE',
@@ -44,24 +48,39 @@ export function resourceTableColumns(
     ...(labels ? ['LABELS'] : []),
     ...(wide ? ['FINALIZERS'] : []),
   ];
-  const row = (r: Resource): string[] => [
-    ...(namespaced ? [r.metadata.namespace] : []),
-    displayType,
-    r.metadata.id,
-    String(r.metadata.version),
-    r.metadata.owner || '<none>',
-    r.metadata.phase,
-    ...cells.map((cell) => cell(r.spec)),
-    ...(labels
-      ? [
-          Object.entries(r.metadata.labels)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(',') || '<none>',
-        ]
-      : []),
-    ...(wide ? [r.metadata.finalizers.join(',') || '<none>'] : []),
-  ];
+  const row = (r: Resource): string[] => {
+    // A built-in kind's columns read the object as the API server stores it, as kubectl's do.
+    const spec = cells.length === 0 ? r.spec : withStoredDefaults(r.spec, kind);
+    return [
+      ...(namespaced ? [r.metadata.namespace] : []),
+      displayType,
+      r.metadata.id,
+      String(r.metadata.version),
+      r.metadata.owner || '<none>',
+      r.metadata.phase,
+      ...cells.map((cell) => cell(spec)),
+      ...(labels
+        ? [
+            Object.entries(r.metadata.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(',') || '<none>',
+          ]
+        : []),
+      ...(wide ? [r.metadata.finalizers.join(',') || '<none>'] : []),
+    ];
+  };
   return { header, row };
+}
+
+/** A column's cell: kubectl's own for a built-in kind's column it writes its way, else its JSONPath's. */
+function printCell(column: PrintColumn, kind: KubernetesKind | undefined): PrintCell {
+  if (kind !== undefined) {
+    const slash = kind.apiVersion.lastIndexOf('/');
+    const group = slash < 0 ? '' : kind.apiVersion.slice(0, slash);
+    const builtin = builtinPrintCell(group, kind.kind, column.name);
+    if (builtin !== undefined) return builtin;
+  }
+  return printColumn(column.jsonPath);
 }
 
 /**

@@ -9,6 +9,7 @@
  * `clusterIP`, a node port) and no status.
  */
 
+import type { KubernetesKind } from '../../engine/resource/definition.js';
 import { isPlainObject } from '../manifest-document.js';
 import { CONTAINER_LISTS, podSpecPath, valueAtPath } from './pod-spec-paths.js';
 
@@ -47,6 +48,29 @@ export function withApiServerDefaults(document: Json, group: string, kind: strin
   const pod = podAt === undefined ? undefined : valueAtPath(document, podAt);
   if (isPlainObject(pod)) podSpecDefaults(pod);
   return document;
+}
+
+/**
+ * A resource's spec (its document's top-level fields but `apiVersion`, `kind` and `metadata`) as
+ * the API server stores the object of a built-in kind: a copy with the Go defaults, so that what
+ * cosi prints of it (its table's columns, `-o yaml`) is what `kubectl get` prints of the applied
+ * object: a Service port's `TCP`, a Deployment's 1 replica. A custom resource's spec (whose CRD
+ * defaults are in it already), or a built-in kind's that has no defaults, is returned as it is.
+ */
+export function withStoredDefaults(spec: unknown, kind: KubernetesKind | undefined): unknown {
+  if (kind === undefined || !isPlainObject(spec)) return spec;
+  const slash = kind.apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : kind.apiVersion.slice(0, slash);
+  if (!hasDefaults(group, kind.kind)) return spec;
+  return withApiServerDefaults(structuredClone(spec), group, kind.kind);
+}
+
+/** Whether the API server defaults anything of a built-in `group`/`kind`'s objects. */
+function hasDefaults(group: string, kind: string): boolean {
+  const key = `${group}/${kind}`;
+  return (
+    Object.hasOwn(SPEC_DEFAULTS, key) || key === '/Secret' || podSpecPath(group, kind) !== undefined
+  );
 }
 
 const SPEC_DEFAULTS: Readonly<Record<string, (spec: Json) => void>> = {

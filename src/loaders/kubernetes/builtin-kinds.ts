@@ -58,7 +58,11 @@ const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
   'apiextensions.k8s.io/customresourcedefinitions': ['crd', 'crds'],
 };
 
-/** A few columns of kubectl's tables that can be read from the object as written. */
+/**
+ * A few columns of kubectl's tables, read from the object as the API server stores it (with its
+ * defaults: a Deployment without `replicas` has 1); those kubectl writes its own way (a
+ * Service's `80/TCP`) are made by `builtin-print-cells.ts`.
+ */
 const WORKLOAD_COLUMNS: readonly PrintColumn[] = [
   { name: 'Replicas', jsonPath: '{.spec.replicas}' },
   { name: 'Images', jsonPath: '{.spec.template.spec.containers[*].image}' },
