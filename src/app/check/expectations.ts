@@ -6,6 +6,7 @@ import type { ResourceGroup } from '../resource-query.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
+import { outputYaml } from '../output-yaml.js';
 import { maskChangedValues } from '../masked-values.js';
 import { withheldFieldsOf } from '../shown-spec.js';
 import type { Finding } from '../../loaders/finding.js';
@@ -195,10 +196,7 @@ export async function writeExpectations(
     for (const group of groups) {
       const name = `${group.type}.yaml`;
       const text = group.resources
-        .map(
-          (r) =>
-            `---\n${stringify(goldenDocument(r, group.definition, options), { lineWidth: 0 })}`,
-        )
+        .map((r) => `---\n${outputYaml(goldenDocument(r, group.definition, options))}`)
         .join('');
       current = path.join(displayDir, name);
       written.push(name);

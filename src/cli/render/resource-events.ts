@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { outputYaml } from '../../app/output-yaml.js';
 import { toDocument } from '../../app/output-document.js';
 import type { ResourceGroup } from '../../app/resource-query.js';
 import type { ResourceChange } from '../../app/selection-changes.js';
@@ -59,7 +59,7 @@ export function createResourceEventWriter(
     }
     if (format === 'json') return `${JSON.stringify(document(change), null, 2)}\n`;
     if (format === 'yaml') {
-      return `---\n${stringify(document(change), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+      return `---\n${outputYaml(document(change))}`;
     }
     // Templates and custom columns: the one resource, in the format; a custom-columns header
     // only before the first.

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { outputYaml } from '../../app/output-yaml.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import {
   addressesItems,
@@ -141,7 +141,7 @@ function writeFormat(
   };
   if (format === 'yaml') {
     for (const d of documents()) {
-      out.push(`---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+      out.push(`---\n${outputYaml(d)}`);
     }
     return;
   }

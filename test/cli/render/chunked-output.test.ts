@@ -82,7 +82,10 @@ describe('resources written in chunks', () => {
   it('-o yaml is a --- stream of the documents', () => {
     expect(chunksOf(groups, 'yaml').join('')).toBe(
       documents
-        .map((d) => `---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })}`)
+        .map(
+          (d) =>
+            `---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' })}`,
+        )
         .join(''),
     );
   });
