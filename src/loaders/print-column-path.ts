@@ -14,19 +14,25 @@ import { JsonPathSyntaxError, parseTemplate } from './kubernetes/jsonpath-parser
  * A printer column of a CRD or an RGD (`additionalPrinterColumns`: a path starting with `.`) as
  * cosi's table shows it: none for one on `.metadata` (the table prints the namespace and id, and
  * a resource's spec, which columns read, holds no metadata), nor for one whose path does not
- * parse, which `ignored` is told of with the sentence to say.
+ * parse, which `ignored` is told of with the sentence to say. A `priority` above 0 is kept: such a
+ * column is shown only by `-o wide`, as kubectl shows it.
  */
 export function shownPrinterColumn(
   name: string,
   path: string,
   ignored: (message: string) => void,
+  priority?: unknown,
 ): PrintColumn | undefined {
   if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
     return undefined;
   }
   const jsonPath = `{${path}}`;
   const problem = printColumnPathError(jsonPath);
-  if (problem === undefined) return { name, jsonPath };
+  if (problem === undefined) {
+    return typeof priority === 'number' && priority > 0
+      ? { name, jsonPath, priority }
+      : { name, jsonPath };
+  }
   ignored(
     `the column ${JSON.stringify(name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
   );

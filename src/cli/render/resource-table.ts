@@ -31,22 +31,21 @@ export function resourceTableColumns(
   options: { readonly showLabels?: boolean } = {},
 ): ResourceTableColumns {
   const labels = wide || options.showLabels === true;
-  const columns = group.definition?.printColumns ?? [];
+  // As kubectl's: a column of priority above 0 only in `-o wide`.
+  const columns = (group.definition?.printColumns ?? []).filter(
+    (c) => wide || !(c.priority !== undefined && c.priority > 0),
+  );
   const sensitive = group.definition?.sensitivity === 'sensitive';
   const displayType = group.definition?.displayType ?? group.type;
   const kind = group.definition?.kubernetes;
   const cells = columns.map((c) => (sensitive ? () => '' : printCell(c, kind)));
   const namespaced = kind?.namespaced !== false;
+  const own = [...(namespaced ? ['NAMESPACE'] : []), 'TYPE', 'ID', 'VERSION', 'OWNER', 'PHASE'];
+  const trailing = [...(labels ? ['LABELS'] : []), ...(wide ? ['FINALIZERS'] : [])];
   const header = [
-    ...(namespaced ? ['NAMESPACE'] : []),
-    'TYPE',
-    'ID',
-    'VERSION',
-    'OWNER',
-    'PHASE',
-    ...columns.map((c) => c.name.toUpperCase()),
-    ...(labels ? ['LABELS'] : []),
-    ...(wide ? ['FINALIZERS'] : []),
+    ...own,
+    ...printColumnHeaders(columns, displayType, [...own, ...trailing]),
+    ...trailing,
   ];
   const row = (r: Resource): string[] => {
     // A built-in kind's columns read the object as the API server stores it, as kubectl's do.
@@ -70,6 +69,28 @@ export function resourceTableColumns(
     ];
   };
   return { header, row };
+}
+
+/**
+ * The headers of a type's print columns: each one's name in upper case, but one that would repeat
+ * a header of the table (cosi's own VERSION, TYPE, ... in `taken`, or an earlier column's) is
+ * prefixed by the type's name, as the built-in Service's `SERVICE-TYPE` is: a Prometheus's
+ * `Version` column is `PROMETHEUS-VERSION`, so each header names one column (`--no-headers | awk`
+ * and a reader can tell them apart), as kubectl shows each once.
+ */
+export function printColumnHeaders(
+  columns: readonly PrintColumn[],
+  displayType: string,
+  taken: readonly string[],
+): string[] {
+  const used = new Set(taken);
+  return columns.map((column) => {
+    const name = column.name.toUpperCase();
+    let header = used.has(name) ? `${displayType.toUpperCase()}-${name}` : name;
+    for (let n = 2; used.has(header); n++) header = `${name}-${n}`;
+    used.add(header);
+    return header;
+  });
 }
 
 /** A column's cell: kubectl's own for a built-in kind's column it writes its way, else its JSONPath's. */

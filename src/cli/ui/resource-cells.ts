@@ -1,5 +1,6 @@
 import type { Resource } from '../../engine/resource/resource.js';
 import { evaluateTemplate } from '../../loaders/kubernetes/jsonpath.js';
+import { printColumnHeaders } from '../render/resource-table.js';
 import type { ResourceRow, TypeGroup } from './round-view.js';
 
 /** A row as table cells, and which of them changed since the previous round. */
@@ -11,14 +12,8 @@ export interface RowCells {
 
 /** The column headers of a group's table: talosctl's, without TYPE (the group says it). */
 export function columnHeaders(group: TypeGroup): string[] {
-  return [
-    'NAMESPACE',
-    'ID',
-    'VERSION',
-    'OWNER',
-    'PHASE',
-    ...group.columns.map((c) => c.name.toUpperCase()),
-  ];
+  const own = ['NAMESPACE', 'ID', 'VERSION', 'OWNER', 'PHASE'];
+  return [...own, ...printColumnHeaders(group.columns, group.displayType, ['TYPE', ...own])];
 }
 
 /**

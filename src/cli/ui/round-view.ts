@@ -435,7 +435,10 @@ function typeGroup(
     type,
     displayType: definition?.displayType ?? type,
     names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
-    columns: definition?.printColumns ?? [],
+    // As the default table's (and kubectl's): a column of priority above 0 is for `-o wide`.
+    columns: (definition?.printColumns ?? []).filter(
+      (c) => !(c.priority !== undefined && c.priority > 0),
+    ),
     sensitive: definition?.sensitivity === 'sensitive',
     ...(withheldFieldsOf(definition).length > 0 ? { withheld: withheldFieldsOf(definition) } : {}),
     rows,

@@ -4,6 +4,11 @@ import { nameForms, pluralOf } from './name-forms.js';
 export interface PrintColumn {
   readonly name: string;
   readonly jsonPath: string;
+  /**
+   * A CRD printer column's `priority`: above 0, the column is shown only by `-o wide`, as
+   * kubectl shows it. Absent (0) for a column every table shows.
+   */
+  readonly priority?: number;
 }
 
 /** `sensitive` types never print their spec. */
@@ -240,7 +245,11 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
     defaultNamespace,
     aliases: uniqueAliases,
     allAliases: [...new Set([...allAliases, ...uniqueAliases])],
-    printColumns: printColumns.map((c) => ({ name: c.name, jsonPath: c.jsonPath })),
+    printColumns: printColumns.map((c) => ({
+      name: c.name,
+      jsonPath: c.jsonPath,
+      ...(c.priority !== undefined && c.priority > 0 ? { priority: c.priority } : {}),
+    })),
     sensitivity: sensitivity as Sensitivity,
     ...(input.schema ? { schema: input.schema } : {}),
     ...(input.kubernetes ? { kubernetes: { ...input.kubernetes } } : {}),

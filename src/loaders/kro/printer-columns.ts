@@ -65,8 +65,11 @@ export function instancePrintColumns(
       continue;
     }
     const pointer = jsonPointer([...AT, i, 'jsonPath']);
-    const shown = shownPrinterColumn(name, path, (message) =>
-      report.add('ignored-print-column', pointer, message),
+    const shown = shownPrinterColumn(
+      name,
+      path,
+      (message) => report.add('ignored-print-column', pointer, message),
+      isPlainObject(column) ? column.priority : undefined,
     );
     if (shown !== undefined) columns.push(shown);
   }

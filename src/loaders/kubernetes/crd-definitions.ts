@@ -155,6 +155,7 @@ interface CrdVersionSpec {
   readonly additionalPrinterColumns?: readonly {
     readonly name: string;
     readonly jsonPath: string;
+    readonly priority?: number;
   }[];
 }
 
@@ -656,8 +657,11 @@ function printColumns(
   const columns: PrintColumn[] = [];
   for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
     const pointer = jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']);
-    const shown = shownPrinterColumn(column.name, column.jsonPath, (message) =>
-      report.add('ignored-print-column', pointer, message),
+    const shown = shownPrinterColumn(
+      column.name,
+      column.jsonPath,
+      (message) => report.add('ignored-print-column', pointer, message),
+      column.priority,
     );
     if (shown !== undefined) columns.push(shown);
   }
