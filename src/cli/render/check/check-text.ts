@@ -4,6 +4,7 @@ import { escapeControl } from '../escape-control.js';
 import { groupDigits } from './group-digits.js';
 import { missingDefinitionsNote } from './missing-definitions-note.js';
 import { ShownFindings } from './shown-findings.js';
+import { ToolKindFiles } from './tool-kind-files.js';
 import { RepeatedWarnings } from '../repeated-warnings.js';
 import {
   formatUnrenderedCounts,
@@ -29,10 +30,11 @@ export function renderCheckText(
   const lines: string[] = [];
   const shown = new ShownFindings(result);
   const repeated = new RepeatedWarnings();
+  const toolKinds = new ToolKindFiles();
   for (const item of result.cases) {
     for (const f of item.findings) {
       const failure = isFailure(f, result);
-      if (!repeated.take(f, failure) || !shown.take(f)) continue;
+      if (!repeated.take(f, failure) || !toolKinds.take(f) || !shown.take(f)) continue;
       const place = formatLocation(f);
       // A message of several lines (a registration's list of conflicts) goes on below, indented.
       const [first, ...more] = f.message.split('\n');
@@ -47,6 +49,7 @@ export function renderCheckText(
     }
   }
   for (const rest of repeated.rest) lines.push(c.yellow(escapeControl(rest)));
+  for (const note of toolKinds.notes) lines.push(c.red(escapeControl(note)));
   if (shown.rest !== undefined) lines.push(c.yellow(shown.rest));
   // `-q`: the findings alone, as kubeconform prints without -summary.
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
