@@ -55,12 +55,22 @@ export const MAX_FINDINGS_PER_LOAD = 1000;
 
 /**
  * The first {@link MAX_FINDINGS_PER_LOAD} findings and a `too-many-findings` ("and N more"),
- * keeping every error's count in it: a run with a million problems prints a screenful.
+ * keeping every error's count in it: a run with a million problems prints a screenful. Another
+ * tool's files' errors are kept only where the others leave room.
  */
 function capFindings(findings: Finding[]): Finding[] {
   if (findings.length <= MAX_FINDINGS_PER_LOAD) return findings;
-  const kept = findings.slice(0, MAX_FINDINGS_PER_LOAD);
-  const rest = findings.slice(MAX_FINDINGS_PER_LOAD);
+  // Another tool's files (istio's 1,837 release notes, `release-notes/v2`) are the ones left
+  // out first: one error each of one cause, they would take the places of every other finding.
+  const toolFiles = findings.filter(isToolFile).length;
+  const toolFilesRoom = Math.max(0, MAX_FINDINGS_PER_LOAD - (findings.length - toolFiles));
+  let toolFilesKept = 0;
+  const kept: Finding[] = [];
+  const rest: Finding[] = [];
+  for (const finding of findings) {
+    const fits = isToolFile(finding) ? toolFilesKept++ < toolFilesRoom : true;
+    (fits && kept.length < MAX_FINDINGS_PER_LOAD ? kept : rest).push(finding);
+  }
   // A load that fails must show an error: swap the first one in for the last warning shown.
   const firstError = rest.findIndex((f) => f.severity === 'error');
   if (firstError !== -1 && !kept.some((f) => f.severity === 'error')) {
@@ -79,6 +89,11 @@ function capFindings(findings: Finding[]): Finding[] {
     }),
   );
   return kept;
+}
+
+/** The error of a document of an apiVersion no Kubernetes API can serve: another tool's file. */
+function isToolFile(finding: Finding): boolean {
+  return finding.code === 'unknown-type' && finding.rule === 'tool-kind';
 }
 
 /** Nothing to load: no files, or files without a single resource or definition document. */

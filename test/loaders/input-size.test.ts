@@ -66,6 +66,25 @@ describe('time and findings proportional to the input', { timeout: 30_000 }, () 
     expect(findings.at(-1)?.message).toContain('and 500 more findings (500 of them errors)');
   });
 
+  it("leaves out another tool's files' errors first, not the errors after them", () => {
+    // istio's release notes (release-notes/v2), then a typo of a built-in group.
+    const notes = Array.from(
+      { length: 1005 },
+      (_, i) => `---\napiVersion: release-notes/v2\nkind: feature\narea: n${i}\n`,
+    ).join('');
+    const typo = '---\napiVersion: app/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n';
+    const { findings } = loadManifests([
+      { path: 'notes.yaml', text: notes },
+      { path: 'typo.yaml', text: typo },
+    ]);
+    expect(findings).toHaveLength(MAX_FINDINGS_PER_LOAD + 1);
+    expect(findings.filter((f) => f.file === 'typo.yaml')).toEqual([
+      expect.objectContaining({ code: 'unknown-type', rule: 'builtin-kind' }),
+    ]);
+    expect(findings.filter((f) => f.rule === 'tool-kind')).toHaveLength(MAX_FINDINGS_PER_LOAD - 1);
+    expect(findings.at(-1)?.message).toContain('and 6 more findings (6 of them errors)');
+  });
+
   it('locates a finding in the last of many documents by parsing that document alone', () => {
     const docs = Array.from({ length: 2000 }, (_, i) => `---\na: ${i}\n`).join('');
     const { documents } = parseManifest(`${docs}---\nb:\n  c: 1\n`, 'm.yaml');
