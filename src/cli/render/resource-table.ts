@@ -94,7 +94,7 @@ export function printColumnHeaders(
 }
 
 /** A column's cell: kubectl's own for a built-in kind's column it writes its way, else its JSONPath's. */
-function printCell(column: PrintColumn, kind: KubernetesKind | undefined): PrintCell {
+export function printCell(column: PrintColumn, kind: KubernetesKind | undefined): PrintCell {
   if (kind !== undefined) {
     const slash = kind.apiVersion.lastIndexOf('/');
     const group = slash < 0 ? '' : kind.apiVersion.slice(0, slash);

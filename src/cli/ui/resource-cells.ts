@@ -1,6 +1,6 @@
 import type { Resource } from '../../engine/resource/resource.js';
-import { evaluateTemplate } from '../../loaders/kubernetes/jsonpath.js';
-import { printColumnHeaders } from '../render/resource-table.js';
+import { withStoredDefaults } from '../../loaders/kubernetes/api-server-defaults.js';
+import { printCell, printColumnHeaders } from '../render/resource-table.js';
 import type { ResourceRow, TypeGroup } from './round-view.js';
 
 /** A row as table cells, and which of them changed since the previous round. */
@@ -35,21 +35,17 @@ export function rowCells(group: TypeGroup, row: ResourceRow): RowCells {
 
 function cellsOf(group: TypeGroup, resource: Resource): string[] {
   const md = resource.metadata;
+  // As the table's: a built-in kind's object as the API server stores it, kubectl's cells.
+  const spec =
+    group.columns.length === 0 || group.sensitive
+      ? resource.spec
+      : withStoredDefaults(resource.spec, group.kind);
   return [
     md.namespace,
     md.id,
     String(md.version),
     md.owner,
     md.phase,
-    ...group.columns.map((c) => (group.sensitive ? '' : printColumn(c.jsonPath, resource.spec))),
+    ...group.columns.map((c) => (group.sensitive ? '' : printCell(c, group.kind)(spec))),
   ];
-}
-
-function printColumn(jsonPath: string, spec: unknown): string {
-  try {
-    // As the table's (and talosctl's): a missing key is an empty cell, not an error.
-    return evaluateTemplate(jsonPath, spec, { allowMissingKeys: true });
-  } catch {
-    return '<error>';
-  }
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { withheldFieldsOf } from '../../app/shown-spec.js';
-import type { PrintColumn } from '../../engine/resource/definition.js';
+import type { KubernetesKind, PrintColumn } from '../../engine/resource/definition.js';
 import {
   TypeResolutionError,
   type DefinitionRegistry,
@@ -31,6 +31,8 @@ export interface TypeGroup {
   /** Names the filter matches the type by (lower-case). */
   readonly names: readonly string[];
   readonly columns: readonly PrintColumn[];
+  /** The type's Kubernetes kind: a built-in kind's columns read its object as the API server stores it. */
+  readonly kind?: KubernetesKind;
   readonly sensitive: boolean;
   /** Spec fields whose values the view keeps back (a Secret's `data`): see `shownSpec`. */
   readonly withheld?: readonly string[];
@@ -439,6 +441,7 @@ function typeGroup(
     columns: (definition?.printColumns ?? []).filter(
       (c) => !(c.priority !== undefined && c.priority > 0),
     ),
+    ...(definition?.kubernetes === undefined ? {} : { kind: definition.kubernetes }),
     sensitive: definition?.sensitivity === 'sensitive',
     ...(withheldFieldsOf(definition).length > 0 ? { withheld: withheldFieldsOf(definition) } : {}),
     rows,

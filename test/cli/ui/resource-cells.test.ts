@@ -24,4 +24,26 @@ describe('the watch view’s print columns', () => {
     expect(ready({ status: { conditions: [{ type: 'Ready', status: 'True' }] } })).toBe('True');
     expect(ready({ spec: {} })).toBe('');
   });
+
+  it("show a built-in kind's columns as the table does: the API server's defaults, kubectl's cells", () => {
+    const service = freezeResource(
+      newResource(
+        { namespace: 'default', type: 'Services.core', id: 'web' },
+        { spec: { ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] } },
+      ),
+    );
+    const group: TypeGroup = {
+      type: 'Services.core',
+      displayType: 'Service',
+      names: ['services.core'],
+      columns: [
+        { name: 'Service-Type', jsonPath: '{.spec.type}' },
+        { name: 'Ports', jsonPath: '{.spec.ports[*].port}' },
+      ],
+      kind: { apiVersion: 'v1', kind: 'Service', namespaced: true },
+      sensitive: false,
+      rows: [{ marker: ' ', resource: service }],
+    };
+    expect(rowCells(group, group.rows[0]!).cells.slice(-2)).toEqual(['ClusterIP', '80/TCP,53/UDP']);
+  });
 });
