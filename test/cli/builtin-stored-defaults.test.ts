@@ -87,4 +87,71 @@ describe("built-in kinds print as kubectl prints the API server's stored object"
     // ClusterIP (defaulted) before NodePort: sorted by the type the API server stores.
     expect(sorted.stdout).toBe('service/web\nservice/node\n');
   });
+
+  it("other kinds get kubectl's columns: a ConfigMap's DATA, a CronJob's SUSPEND, a PDB's N/A, a selector, a role", async () => {
+    const more = `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: default}
+data: {a: '1', b: '2'}
+binaryData: {c: AA==}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: default}
+spec:
+  schedule: '0 3 * * *'
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: c, image: busybox:1.36}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: default}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: web}}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web, namespace: default}
+spec:
+  podSelector:
+    matchLabels: {tier: front, app: web}
+    matchExpressions: [{key: env, operator: In, values: [prod, dev]}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: all, namespace: default}
+spec:
+  podSelector: {}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: readers, namespace: default}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects: [{kind: ServiceAccount, name: default, namespace: default}]
+`;
+    const r = await cli(['get', 'cm,cj,pdb,netpol,rolebinding', '-f', '-', '-q'], {
+      stdin: more,
+    });
+    expect(r.stderr).toBe('');
+    const tables = r.stdout.split('\n\n').map((table) => rows(table));
+    expect(tables.map((table) => table.map((cells) => cells.slice(6)))).toEqual([
+      [['DATA'], ['3']],
+      [
+        ['SCHEDULE', 'TIMEZONE', 'SUSPEND'],
+        ['0 3 * * *', '<none>', 'False'],
+      ],
+      [
+        ['MIN AVAILABLE', 'MAX UNAVAILABLE'],
+        ['1', 'N/A'],
+      ],
+      [['POD-SELECTOR'], ['<none>'], ['app=web,env in (dev,prod),tier=front']],
+      [['ROLE'], ['ClusterRole/view']],
+    ]);
+  });
 });

@@ -78,7 +78,20 @@ const PRINT_COLUMNS: Readonly<Record<string, readonly PrintColumn[]>> = {
     { name: 'Ports', jsonPath: '{.spec.ports[*].port}' },
   ],
   '/Secret': [{ name: 'Secret-Type', jsonPath: '{.type}' }],
-  'batch/CronJob': [{ name: 'Schedule', jsonPath: '{.spec.schedule}' }],
+  // The count of its keys (builtin-print-cells.ts), as kubectl's DATA.
+  '/ConfigMap': [{ name: 'Data', jsonPath: '{.data}' }],
+  'batch/CronJob': [
+    { name: 'Schedule', jsonPath: '{.spec.schedule}' },
+    { name: 'Timezone', jsonPath: '{.spec.timeZone}' },
+    { name: 'Suspend', jsonPath: '{.spec.suspend}' },
+  ],
+  'policy/PodDisruptionBudget': [
+    { name: 'Min Available', jsonPath: '{.spec.minAvailable}' },
+    { name: 'Max Unavailable', jsonPath: '{.spec.maxUnavailable}' },
+  ],
+  'networking.k8s.io/NetworkPolicy': [{ name: 'Pod-Selector', jsonPath: '{.spec.podSelector}' }],
+  'rbac.authorization.k8s.io/RoleBinding': [{ name: 'Role', jsonPath: '{.roleRef.name}' }],
+  'rbac.authorization.k8s.io/ClusterRoleBinding': [{ name: 'Role', jsonPath: '{.roleRef.name}' }],
   'networking.k8s.io/Ingress': [{ name: 'Class', jsonPath: '{.spec.ingressClassName}' }],
 };
 

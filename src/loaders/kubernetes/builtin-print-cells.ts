@@ -3,7 +3,8 @@
  * does (its printers, `pkg/printers/internalversion/printers.go`): a Service's ports as
  * `port/protocol` (`port:nodePort/protocol` with a node port), joined with `,`, `<none>` without
  * any; a workload's images joined with `,`, not a JSONPath's space; an Ingress's class `<none>`
- * without one. Each reads the object as the
+ * without one; a ConfigMap's count of keys; a CronJob's `True`/`False`; a PodDisruptionBudget's
+ * `N/A`; a NetworkPolicy's pod selector as a selector string; a binding's `Kind/name` role. Each reads the object as the
  * API server stores it (`withStoredDefaults`), so a port without a protocol is `80/TCP`.
  */
 
@@ -51,6 +52,69 @@ const ingressClass: PrintCell = (spec) => {
   return typeof name === 'string' ? name : '<none>';
 };
 
+/** kubectl's DATA of a ConfigMap: how many keys it holds, text and binary. */
+const configMapData: PrintCell = (spec) => {
+  const count = (value: unknown): number => (isPlainObject(value) ? Object.keys(value).length : 0);
+  return String(count(at(spec, 'data')) + count(at(spec, 'binaryData')));
+};
+
+/** kubectl's `printBoolPtr`: `True`, `False`, `<unset>`. */
+function boolCell(...path: string[]): PrintCell {
+  return (spec) => {
+    const value = at(spec, ...path);
+    return typeof value === 'boolean' ? (value ? 'True' : 'False') : '<unset>';
+  };
+}
+
+/** A string or number field, or `fallback` without one (`<none>`, a PDB's `N/A`). */
+function valueCell(fallback: string, ...path: string[]): PrintCell {
+  return (spec) => {
+    const value = at(spec, ...path);
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
+  };
+}
+
+/** A binding's role as kubectl prints it: `ClusterRole/view`. */
+const bindingRole: PrintCell = (spec) =>
+  `${scalar(at(spec, 'roleRef', 'kind'))}/${scalar(at(spec, 'roleRef', 'name'))}`;
+
+/**
+ * A label selector as kubectl's `FormatLabelSelector` writes it: its requirements by key,
+ * `app=web`, `tier in (a,b)`, `tier notin (a)`, `tier`, `!tier`, joined with `,`; `<none>` when
+ * it selects everything.
+ */
+const podSelector: PrintCell = (spec) => {
+  const selector = at(spec, 'spec', 'podSelector');
+  if (!isPlainObject(selector)) return '<none>';
+  const requirements: [string, string][] = [];
+  const labels = selector.matchLabels;
+  if (isPlainObject(labels)) {
+    for (const [key, value] of Object.entries(labels)) {
+      requirements.push([key, `${key}=${scalar(value)}`]);
+    }
+  }
+  for (const expression of objects(selector.matchExpressions)) {
+    const key = scalar(expression.key);
+    const values = Array.isArray(expression.values)
+      ? expression.values.map(scalar).sort().join(',')
+      : '';
+    const text =
+      expression.operator === 'In'
+        ? `${key} in (${values})`
+        : expression.operator === 'NotIn'
+          ? `${key} notin (${values})`
+          : expression.operator === 'DoesNotExist'
+            ? `!${key}`
+            : key;
+    requirements.push([key, text]);
+  }
+  if (requirements.length === 0) return '<none>';
+  return requirements
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, text]) => text)
+    .join(',');
+};
+
 /** `group/Kind/Column` -> its cell. */
 const CELLS: Readonly<Record<string, PrintCell>> = {
   '/Service/Ports': servicePorts,
@@ -59,6 +123,14 @@ const CELLS: Readonly<Record<string, PrintCell>> = {
   'apps/ReplicaSet/Images': templateImages,
   'apps/DaemonSet/Images': templateImages,
   'networking.k8s.io/Ingress/Class': ingressClass,
+  '/ConfigMap/Data': configMapData,
+  'batch/CronJob/Timezone': valueCell('<none>', 'spec', 'timeZone'),
+  'batch/CronJob/Suspend': boolCell('spec', 'suspend'),
+  'policy/PodDisruptionBudget/Min Available': valueCell('N/A', 'spec', 'minAvailable'),
+  'policy/PodDisruptionBudget/Max Unavailable': valueCell('N/A', 'spec', 'maxUnavailable'),
+  'networking.k8s.io/NetworkPolicy/Pod-Selector': podSelector,
+  'rbac.authorization.k8s.io/RoleBinding/Role': bindingRole,
+  'rbac.authorization.k8s.io/ClusterRoleBinding/Role': bindingRole,
 };
 
 /** The cell of a built-in kind's column that kubectl writes its own way, if it is one. */
