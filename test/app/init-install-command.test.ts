@@ -43,6 +43,22 @@ describe('the install line cosi init ends with', () => {
     );
   });
 
+  it('names the tarball another package installed this cosi from, when it is known', () => {
+    expect(
+      installCommand('/home/me/proj', '/home/me/other/node_modules/cosi', {
+        ...NONE,
+        tarball: '/home/me/dl/cosi-0.1.0.tgz',
+      }),
+    ).toBe('npm init -y && npm install --save-dev /home/me/dl/cosi-0.1.0.tgz typescript');
+    // A cosi run from its own directory is installed from there, whatever else is known.
+    expect(
+      installCommand('/home/me/proj', '/home/me/src/cosi', {
+        ...OWN,
+        tarball: '/home/me/dl/cosi-0.1.0.tgz',
+      }),
+    ).toBe('npm install --save-dev /home/me/src/cosi typescript');
+  });
+
   it("never depends on npx's cache, which npm clears: it names the package to install", () => {
     expect(installCommand('/home/me/proj', '/root/.npm/_npx/0a1b2c/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev <the cosi .tgz you ran with npx> typescript',
@@ -51,7 +67,7 @@ describe('the install line cosi init ends with', () => {
     expect(
       installCommand('/home/me/proj', '/root/.npm/_npx/0a1b2c/node_modules/cosi', {
         ...NONE,
-        npxTarball: '/home/me/dl/cosi-0.1.0.tgz',
+        tarball: '/home/me/dl/cosi-0.1.0.tgz',
       }),
     ).toBe('npm init -y && npm install --save-dev /home/me/dl/cosi-0.1.0.tgz typescript');
   });

@@ -12,8 +12,8 @@ import * as path from 'node:path';
  * A cosi run from npx's cache, or from another package's `node_modules` (another project's, a
  * global install), is no place to depend on: npm clears the cache, and the other package's
  * reinstall or removal breaks the link (and its dependencies are that package's). The line then
- * names the package to install, the tarball cosi came as, instead: npx's own when it says which
- * (`npm_config_package`), else a placeholder. TypeScript is left out when the project's
+ * names the package to install, the tarball cosi came as, instead (`tarball`: the one npx or that
+ * package installed it from, when known), else a placeholder. TypeScript is left out when the project's
  * `package.json` already depends on it, and the line is `undefined` when nothing is left.
  *
  * @example
@@ -26,13 +26,16 @@ export function installCommand(
   {
     hasPackageJson,
     hasTypescript = false,
-    npxTarball,
+    tarball,
   }: {
     readonly hasPackageJson: boolean;
     /** Whether the project's `package.json` lists `typescript` among its dependencies. */
     readonly hasTypescript?: boolean;
-    /** The tarball npx was given (`npx --package ./cosi-0.1.0.tgz`), absolute, when known. */
-    readonly npxTarball?: string;
+    /**
+     * The tarball this cosi was installed from (`npx ./cosi-0.1.0.tgz`, `npm install
+     * ../cosi-0.1.0.tgz` in another package), absolute, when known.
+     */
+    readonly tarball?: string;
   },
 ): string | undefined {
   const project = path.resolve(projectDir);
@@ -46,13 +49,14 @@ export function installCommand(
     return hasTypescript ? undefined : 'npm install --save-dev typescript';
   }
   const cached = root.split(path.sep).includes('_npx');
-  const cosi = cached
-    ? npxTarball !== undefined
-      ? shellWord(npxTarball)
-      : '<the cosi .tgz you ran with npx>'
-    : inModules
-      ? '<the cosi .tgz you installed>'
-      : shellWord(root);
+  const cosi =
+    !cached && !inModules
+      ? shellWord(root)
+      : tarball !== undefined
+        ? shellWord(tarball)
+        : cached
+          ? '<the cosi .tgz you ran with npx>'
+          : '<the cosi .tgz you installed>';
   return `${init}npm install --save-dev ${cosi}${typescript}`;
 }
 

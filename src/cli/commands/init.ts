@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dependsOnTypescript, installCommand, shellWord } from '../../app/init/install-command.js';
+import { installedTarball } from '../../app/init/installed-tarball.js';
 import { keptTsconfigProblem } from '../../app/init/kept-tsconfig.js';
 import { starterFilesFor } from '../../app/init/repository-ci-job.js';
 import {
@@ -32,10 +33,10 @@ export const initCommand: CliCommand<[string], InitResult> = {
       ...(result.dir === '.' ? [] : [`cd ${shellWord(result.dir)}`]),
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
       ...[
-        installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
+        installCommand(path.resolve(io.cwd, result.dir), cosiRoot(), {
           hasPackageJson: packageJson !== undefined,
           hasTypescript: packageJson !== undefined && dependsOnTypescript(packageJson),
-          ...npxTarball(io),
+          ...tarballOf(io, cosiRoot()),
         }),
       ].filter((line) => line !== undefined),
       'npx cosi check --expect expected --typecheck   # what the CI job runs',
@@ -51,15 +52,23 @@ export const initCommand: CliCommand<[string], InitResult> = {
   },
 };
 
+/** The package root of the running cosi. */
+const cosiRoot = (): string => fileURLToPath(packageFile('.'));
+
 /**
- * The tarball `npx --package ./cosi-0.1.0.tgz cosi init` ran, which npm names in the command's
- * environment (`npm_config_package`, relative to where npx ran): one `.tgz` that is there.
+ * The tarball this cosi came as: the one `npx --package ./cosi-0.1.0.tgz cosi init` names in the
+ * command's environment (`npm_config_package`, relative to where npx ran), else the one the
+ * package whose `node_modules` holds it records (`npx ./cosi-0.1.0.tgz init`, whose cache
+ * package records it, or `npm install ../cosi-0.1.0.tgz` in another package): a `.tgz` that is there.
  */
-function npxTarball(io: CliIo): { npxTarball?: string } {
+function tarballOf(io: CliIo, root: string): { tarball?: string } {
   const given = io.env.npm_config_package;
-  if (given === undefined || given.includes('\n') || !/\.(?:tgz|tar\.gz)$/.test(given)) return {};
-  const file = path.resolve(io.cwd, given);
-  return existsSync(file) ? { npxTarball: file } : {};
+  if (given !== undefined && !given.includes('\n') && /\.(?:tgz|tar\.gz)$/.test(given)) {
+    const file = path.resolve(io.cwd, given);
+    if (existsSync(file)) return { tarball: file };
+  }
+  const recorded = installedTarball(root);
+  return recorded === undefined ? {} : { tarball: recorded };
 }
 
 async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> {
