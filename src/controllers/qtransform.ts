@@ -275,7 +275,7 @@ export function createQTransformController<I, O>(
       return (seen === undefined ? rt.get<I>(pointer) : Promise.resolve(seen)).then((item) => {
         const mapped = settings.mapMetadata(item);
         if (!mapped) return;
-        const problem = checkMappedOutput(name, output, mapped);
+        const problem = checkMappedOutput(output, mapped);
         if (problem) throw problem;
         const ctx = contexts.of(rt, log);
         return item.metadata.phase === 'running' || ignoresTeardown(item.metadata.finalizers)

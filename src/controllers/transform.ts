@@ -373,7 +373,7 @@ function createPass<I, O>(
       rt.workingOn?.(item.metadata);
       const mapped = settings.mapMetadata(item);
       if (!mapped) return;
-      const problem = checkMappedOutput(name, output, mapped);
+      const problem = checkMappedOutput(output, mapped);
       if (problem) {
         itemErrors[index] = problem;
         return;
@@ -565,16 +565,15 @@ async function findAll<S>(
 
 /**
  * Outputs must be of the output type and in its namespace: that is where the controller looks
- * for them to clean up, and what its destroyReady input watches.
+ * for them to clean up, and what its destroyReady input watches. The error does not name the
+ * controller: what reports it (the pass's {@link ReconcileCycleError}, a queue item's failure)
+ * names it already, and a pass's message that repeated it for each input was cut before it said
+ * what type was expected.
  */
-export function checkMappedOutput(
-  controller: string,
-  output: Kind,
-  mapped: Draft,
-): Error | undefined {
+export function checkMappedOutput(output: Kind, mapped: Draft): Error | undefined {
   const md = mapped.metadata;
   if (md.type === output.type && md.namespace === output.namespace) return undefined;
   return new Error(
-    `controller ${JSON.stringify(controller)}: mapMetadata returned ${formatPointer(md)}, expected a ${output.type} in namespace ${JSON.stringify(output.namespace)} (use the output type's create())`,
+    `mapMetadata returned ${formatPointer(md)}, expected a ${output.type} in namespace ${JSON.stringify(output.namespace)} (use the output type's create())`,
   );
 }

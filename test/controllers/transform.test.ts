@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createEventChannel,
   createTransformController,
+  type Draft,
   labelEqual,
   labelQuery,
   skip,
@@ -21,6 +22,8 @@ import {
   type CSpec,
   type Harness,
 } from './harness.js';
+import { formatPointer } from '../../src/engine/resource/pointer.js';
+import { shortenMessage } from '../../src/loaders/shorten.js';
 
 const NAME = 'TransformAB';
 
@@ -568,5 +571,24 @@ describe('transform controller', () => {
       'expected a Bs.test.cosi.dev in namespace "ns-b"',
     );
     expect(await h.state.list(B.kind('elsewhere'))).toEqual([]);
+  });
+
+  it('says what a mapMetadata of the wrong type returned once per input, naming the controller once, so that a cut finding keeps what was expected', async () => {
+    // A config's slip: the input's type's create() where the output's was meant (a compile
+    // error in TypeScript; a config in JavaScript, or one not type-checked, runs it).
+    const wrong = (a: Resource<ASpec>) => A.create(a.metadata.id) as unknown as Draft<BSpec>;
+    await h.runtime.register(abController({}, { mapMetadata: wrong }));
+    await h.state.create(A.create('orders'));
+    await h.state.create(A.create('users'));
+    const report = await h.runtime.converge({ maxAttempts: 1 });
+    const message = report.controllers[0]?.lastError?.message ?? '';
+    expect(message.split(NAME)).toHaveLength(2);
+    // What cosi check shows (a finding's message is cut at its bound, its end kept): what the
+    // first input's mapMetadata returned and what was expected, and what to do.
+    const shown = shortenMessage(message);
+    expect(shown).toContain(
+      `controller "${NAME}" failed: mapMetadata returned ${formatPointer(A.pointer('orders'))}, expected a Bs.test.cosi.dev in namespace "ns-b"`,
+    );
+    expect(shown).toMatch(/\(use the output type's create\(\)\)$/);
   });
 });
