@@ -239,23 +239,43 @@ export class AccessError extends Error {
 export const isAccessError = (error: unknown): error is AccessError =>
   hasCode(error, 'access-denied');
 
-export function readDenied(controller: string, p: Pointer, listing: boolean): AccessError {
+/**
+ * A read the controller did not declare: says what to declare, as the input a controller's
+ * `inputs` takes (`pinned`: the ids its inputs of that type name, when they name only some).
+ */
+export function readDenied(
+  controller: string,
+  p: Pointer,
+  listing: boolean,
+  pinned: readonly string[] = [],
+): AccessError {
   const what = listing ? `list ${p.namespace}/${p.type}` : `read ${formatPointer(p)}`;
+  const input = `{ namespace: ${quoted(p.namespace)}, type: ${quoted(p.type)}, kind: 'weak' }`;
+  const why =
+    pinned.length === 0
+      ? `it is neither an input nor an output (declare it among its inputs: ${input})`
+      : `its inputs of ${p.type} name only ${pinned.map((id) => JSON.stringify(id)).join(', ')}${listing ? ` (listing needs an input without an id: ${input})` : ''}`;
   return new AccessError(
     controller,
     p,
     'read',
-    `controller ${JSON.stringify(controller)} may not ${what}: it is neither an input nor an output${listing ? ' (listing needs an input without an id)' : ''}`,
+    `controller ${JSON.stringify(controller)} may not ${what}: ${why}`,
   );
 }
 
+/** A write to a type the controller did not declare as an output: says what to declare. */
 export function writeDenied(controller: string, p: Pointer, op: string): AccessError {
   return new AccessError(
     controller,
     p,
     'write',
-    `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: ${p.type} is not one of its outputs`,
+    `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: ${p.type} is not one of its outputs (declare it among its outputs: { type: ${quoted(p.type)}, kind: 'exclusive' })`,
   );
+}
+
+/** A string as a TypeScript literal in single quotes, as a config writes it. */
+function quoted(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 /**

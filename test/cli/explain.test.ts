@@ -250,7 +250,7 @@ describe('cosi explain', () => {
       [
         'stamp',
         'first',
-        'refused: it tried to write Stamps.whynot.cosi.dev(default/first) 10 time(s) and was refused: controller "StampController" may not modify Stamps.whynot.cosi.dev(default/first): Stamps.whynot.cosi.dev is not one of its outputs',
+        "refused: it tried to write Stamps.whynot.cosi.dev(default/first) 10 time(s) and was refused: controller \"StampController\" may not modify Stamps.whynot.cosi.dev(default/first): Stamps.whynot.cosi.dev is not one of its outputs (declare it among its outputs: { type: 'Stamps.whynot.cosi.dev', kind: 'exclusive' })",
       ],
       [
         'ticket',

@@ -515,12 +515,20 @@ export class ControllerFacade implements ControllerContext {
   }
 
   #checkRead(pointer: Pointer, listing: boolean): void {
-    if (!this.canRead(pointer, listing)) throw readDenied(this.name, pointer, listing);
+    if (!this.canRead(pointer, listing)) throw this.#readDenied(pointer, listing);
   }
 
   /** The error refusing a read of one resource, if it is refused. */
   #readRefusal(pointer: Pointer): Error | undefined {
-    return this.canRead(pointer, false) ? undefined : readDenied(this.name, pointer, false);
+    return this.canRead(pointer, false) ? undefined : this.#readDenied(pointer, false);
+  }
+
+  /** The refusal of a read, naming the ids its inputs of that type are pinned to, if any. */
+  #readDenied(pointer: Pointer, listing: boolean): Error {
+    const pinned = this.inputs()
+      .filter((input) => input.namespace === pointer.namespace && input.type === pointer.type)
+      .flatMap((input) => (input.id === undefined ? [] : [input.id]));
+    return readDenied(this.name, pointer, listing, pinned);
   }
 
   /**

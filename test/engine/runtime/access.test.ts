@@ -62,6 +62,49 @@ describe('the controller facade', () => {
     expect((error as Error).message).toContain('Prober');
   });
 
+  it('says what to declare: the input or output the controller lacks, as its inputs and outputs write it', async () => {
+    const read = await probe((rt) => rt.get(Sentence.pointer('s')));
+    expect((read as Error).message).toBe(
+      `controller "Prober" may not read Sentences.test.cosi.dev(sentences/s): it is neither an input nor an output (declare it among its inputs: { namespace: 'sentences', type: 'Sentences.test.cosi.dev', kind: 'weak' })`,
+    );
+    const list = await probe((rt) => rt.list(Sentence.kind()));
+    expect((list as Error).message).toBe(
+      `controller "Prober" may not list sentences/Sentences.test.cosi.dev: it is neither an input nor an output (declare it among its inputs: { namespace: 'sentences', type: 'Sentences.test.cosi.dev', kind: 'weak' })`,
+    );
+    const write = await probe((rt) => rt.create(Sentence.create('x')));
+    expect((write as Error).message).toBe(
+      `controller "Prober" may not create Sentences.test.cosi.dev(sentences/x): Sentences.test.cosi.dev is not one of its outputs (declare it among its outputs: { type: 'Sentences.test.cosi.dev', kind: 'exclusive' })`,
+    );
+  });
+
+  it('names the ids an input is pinned to when it refuses a list or another id of its type', async () => {
+    h = createHarness();
+    const caught: unknown[] = [];
+    const input = {
+      namespace: 'ns',
+      type: 'Others.test.cosi.dev',
+      id: 'one',
+      kind: 'weak',
+    } as const;
+    await h.runtime.register({
+      ...prober(async (rt) => {
+        for (const read of [
+          () => rt.list({ namespace: 'ns', type: 'Others.test.cosi.dev' }),
+          () => rt.get({ namespace: 'ns', type: 'Others.test.cosi.dev', id: 'two' }),
+        ]) {
+          await read().catch((error: unknown) => caught.push(error));
+        }
+      }, []),
+      inputs: [input],
+      outputs: [],
+    });
+    await h.runtime.converge();
+    expect(caught.map((error) => (error as Error).message)).toEqual([
+      `controller "Prober" may not list ns/Others.test.cosi.dev: its inputs of Others.test.cosi.dev name only "one" (listing needs an input without an id: { namespace: 'ns', type: 'Others.test.cosi.dev', kind: 'weak' })`,
+      `controller "Prober" may not read Others.test.cosi.dev(ns/two): its inputs of Others.test.cosi.dev name only "one"`,
+    ]);
+  });
+
   it('refuses to list a kind when the input names one id only', async () => {
     h = createHarness();
     const caught: unknown[] = [];
