@@ -66,14 +66,21 @@ export function readManifestHeader(
     );
     return empty;
   }
-  reportUnknownKeys(value, TOP_LEVEL_KEYS, [], report);
+  reportUnknownKeys(value, TOP_LEVEL_KEYS, [], report, new Set(), (key) =>
+    notIndentedHint(value, key),
+  );
   if (!Object.prototype.hasOwnProperty.call(value, 'metadata')) {
     report.add('missing-field', '/metadata', 'the document has no metadata');
     return empty;
   }
   const metadata = value.metadata;
   if (!isPlainObject(metadata)) {
-    report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
+    const strayed = metadata === null ? Object.keys(value).filter((k) => METADATA_KEYS.has(k)) : [];
+    report.add(
+      'wrong-type',
+      '/metadata',
+      `metadata must be a mapping, not ${describe(metadata)}${strayed.length > 0 ? `: ${strayed.join(', ')} ${strayed.length === 1 ? 'is' : 'are'} beside it, not under it (indent ${strayed.length === 1 ? 'it' : 'them'} under metadata)` : ''}`,
+    );
     return empty;
   }
   const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(metadata, key);
@@ -90,7 +97,17 @@ export function readManifestHeader(
     );
     return empty;
   }
-  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
+  reportUnknownKeys(
+    metadata,
+    METADATA_KEYS,
+    ['metadata'],
+    report,
+    READ_ONLY_METADATA_KEYS,
+    (key) =>
+      key === 'spec' && !Object.prototype.hasOwnProperty.call(value, 'spec')
+        ? '; is it indented too far? spec belongs at the top level, beside metadata'
+        : '',
+  );
   reportReadOnlyMetadata(metadata, report);
   const type = readString(metadata, 'type', report, true);
   const id = readString(metadata, 'id', report, type !== undefined && idRequired(type));
@@ -244,6 +261,7 @@ export function reportUnknownKeys(
   at: readonly string[],
   report: FindingSink,
   tolerated: ReadonlySet<string> = new Set(),
+  hint: (key: string) => string = () => '',
 ): void {
   for (const key of Object.keys(object)) {
     if (!known.has(key) && !tolerated.has(key)) {
@@ -251,11 +269,31 @@ export function reportUnknownKeys(
       report.add(
         'unknown-key',
         jsonPointer([...at, key]),
-        `unknown key ${JSON.stringify(shorten(key))} in ${where}${suggestion(key, known)} (expected ${[...known].join(', ')})`,
+        `unknown key ${JSON.stringify(shorten(key))} in ${where}${suggestion(key, known)} (expected ${[...known].join(', ')})${hint(key)}`,
         { part: 'key' },
       );
     }
   }
+}
+
+/**
+ * Why a top-level key a document does not take is there, when it is the usual slip of
+ * indentation: the key comes after an empty `spec:` (or, a metadata field, an empty `metadata:`)
+ * that it was meant to be under. Empty otherwise.
+ */
+function notIndentedHint(document: Record<string, unknown>, key: string): string {
+  const keys = Object.keys(document);
+  const emptyBefore = (parent: string): boolean =>
+    document[parent] === null && keys.includes(parent) && keys.indexOf(parent) < keys.indexOf(key);
+  const parent =
+    METADATA_KEYS.has(key) && emptyBefore('metadata')
+      ? 'metadata'
+      : emptyBefore('spec')
+        ? 'spec'
+        : undefined;
+  return parent === undefined
+    ? ''
+    : `; ${parent} above it is empty: is it meant to be indented under ${parent}?`;
 }
 
 /** ` (did you mean "type"?)` for a key near a known one; empty for none. */

@@ -261,6 +261,36 @@ spec:
     );
   });
 
+  it('says that a key after an empty spec: or metadata: is probably meant to be indented under it', () => {
+    const { findings } = loadManifests([
+      { path: 'defs.yaml', text: VM_DEFINITION },
+      // The spec's fields written at the document's own level.
+      { path: 'spec.yaml', text: 'metadata:\n  type: vm\n  id: a\nspec:\ncpus: 2\n' },
+      // The metadata's fields written at the document's own level.
+      { path: 'metadata.yaml', text: 'metadata:\ntype: vm\nid: b\nspec:\n  cpus: 2\n' },
+      // The spec indented into the metadata.
+      { path: 'deep.yaml', text: 'metadata:\n  type: vm\n  id: c\n  spec:\n    cpus: 2\n' },
+      // An unknown key with no empty parent before it: no guess.
+      { path: 'other.yaml', text: 'extra: 1\nmetadata:\n  type: vm\n  id: d\nspec:\n  cpus: 2\n' },
+    ]);
+    const messages = (file: string) =>
+      findings.filter((f) => f.file === file).map((f) => `${f.line}:${f.col} ${f.message}`);
+    expect(messages('spec.yaml')).toContain(
+      '5:1 unknown key "cpus" in a manifest document (expected metadata, spec); spec above it is empty: is it meant to be indented under spec?',
+    );
+    expect(messages('metadata.yaml')).toEqual([
+      '1:10 metadata must be a mapping, not null: type, id are beside it, not under it (indent them under metadata)',
+      '2:1 unknown key "type" in a manifest document (expected metadata, spec); metadata above it is empty: is it meant to be indented under metadata?',
+      '3:1 unknown key "id" in a manifest document (expected metadata, spec); metadata above it is empty: is it meant to be indented under metadata?',
+    ]);
+    expect(messages('deep.yaml')).toContain(
+      '4:3 unknown key "spec" in metadata (expected namespace, type, id, labels, annotations); is it indented too far? spec belongs at the top level, beside metadata',
+    );
+    expect(messages('other.yaml')).toEqual([
+      '1:1 unknown key "extra" in a manifest document (expected metadata, spec)',
+    ]);
+  });
+
   describe('definitions given in options', () => {
     const extra = createDefinition({
       type: 'Disks.example.org',
