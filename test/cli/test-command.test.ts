@@ -128,6 +128,35 @@ describe('cosi test', () => {
     expect(code).toBe(2);
   });
 
+  it('says that a key after an empty step is probably meant to be indented under it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-test-indent-'));
+    try {
+      const file = path.join(dir, 'indent.cosi-test.yaml');
+      await writeFile(
+        file,
+        [
+          'name: a newcomer writes an expect',
+          `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+          'steps:',
+          '  - expect:',
+          '    metadata: { type: NetworkConfig, id: web-1 }',
+          '    spec: { bridge: br-debian }',
+          '',
+        ].join('\n'),
+      );
+      const { code, stdout } = await cli(['test', file]);
+      expect(stdout).toContain(
+        'indent.cosi-test.yaml:5:5: error[invalid-scenario]: unknown key "metadata" in an expect step (known: expect, name); `expect` above it is empty: is it meant to be indented under `expect`?',
+      );
+      expect(stdout).toContain(
+        'indent.cosi-test.yaml:6:5: error[invalid-scenario]: unknown key "spec" in an expect step (known: expect, name); `expect` above it is empty: is it meant to be indented under `expect`?',
+      );
+      expect(code).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 when there is no scenario to run', async () => {
     const { code, stdout } = await cli(['test', 'fixtures/minimal']);
     // What to write, where to read of it: a fresh cosi init project has none yet.

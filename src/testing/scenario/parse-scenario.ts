@@ -589,13 +589,26 @@ class StepParser {
     return undefined;
   }
 
+  /**
+   * Reports each key of `node` not in `known`. One that follows a known key left empty (`-
+   * expect:` with its document not indented under it) says so: the commonest slip in YAML.
+   */
   unknownKeys(node: YAMLMap, known: readonly string[], what: string): void {
+    let emptyAbove: string | undefined;
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-      if (key !== undefined && known.includes(key)) continue;
+      if (key !== undefined && known.includes(key)) {
+        const value = pair.value as Node | null;
+        emptyAbove = value === null || (isScalar(value) && value.value === null) ? key : undefined;
+        continue;
+      }
+      const hint =
+        emptyAbove === undefined
+          ? ''
+          : `; \`${emptyAbove}\` above it is empty: is it meant to be indented under \`${emptyAbove}\`?`;
       this.problem(
         pair.key as Node,
-        `unknown key ${JSON.stringify(key ?? '?')} in ${what} (known: ${known.join(', ')})`,
+        `unknown key ${JSON.stringify(key ?? '?')} in ${what} (known: ${known.join(', ')})${hint}`,
       );
     }
   }
