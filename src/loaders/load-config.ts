@@ -15,6 +15,7 @@ import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { findConfigKeysInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
+import { nameUnexpectedToken } from './unexpected-token.js';
 import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { jitiPackage } from './jiti-package.js';
 import { privateDirectory } from './private-directory.js';
@@ -394,7 +395,7 @@ function describeLoadError(
 ): { problem: string; line?: number; col?: number; module?: string } {
   const syntax = syntaxErrorOf(messageOfThrown(error));
   if (syntax !== undefined) {
-    const problem = `cannot load the config: syntax error: ${syntax.message}`;
+    const problem = `cannot load the config: syntax error: ${nameUnexpectedToken(syntax.message, readSource(syntax.file), syntax.line, syntax.col)}`;
     const at = { problem, line: syntax.line, col: syntax.col };
     return syntax.file === file ? at : { ...at, module: syntax.file };
   }
@@ -536,6 +537,15 @@ function syntaxErrorOf(
   if (match === null) return undefined;
   const [, text = '', file = '', line = '0', col = '0'] = match;
   return { message: text, file, line: Number(line), col: Number(col) + 1 };
+}
+
+/** A file's text, or `undefined` when it cannot be read (the message stays as the parser said it). */
+function readSource(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** A thrown error's stack, read without running a getter of the user's that may throw. */

@@ -129,10 +129,10 @@ describe('a config that does not parse', () => {
       file: 'cosi.config.ts',
       line: 3,
       col: 19,
-      message: 'cannot load the config: syntax error: Unexpected token',
+      message: 'cannot load the config: syntax error: Unexpected token ";"',
     });
     expect(r.stderr).toBe(
-      'cosi: cosi.config.ts:3:19: cannot load the config: syntax error: Unexpected token\n',
+      'cosi: cosi.config.ts:3:19: cannot load the config: syntax error: Unexpected token ";"\n',
     );
     expect(r.code).toBe(2);
   });
@@ -189,14 +189,14 @@ describe('a config that does not parse', () => {
       file: 'lib.ts',
       line: 1,
       col: 19,
-      message: 'cannot load the config: syntax error: Unexpected token',
+      message: 'cannot load the config: syntax error: Unexpected token ";"',
     });
     expect(r.code).toBe(2);
     const plain = await check(
       "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
     );
     expect(plain.stdout).toMatch(
-      /^lib\.ts:1:19: error\[config-error\]: cannot load the config: syntax error: Unexpected token$/m,
+      /^lib\.ts:1:19: error\[config-error\]: cannot load the config: syntax error: Unexpected token ";"$/m,
     );
   });
 

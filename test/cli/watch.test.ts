@@ -480,7 +480,7 @@ describe('cosi watch session', () => {
     await flush(s);
     expect(rounds[1]?.applied).toBe(false);
     expect(rounds[1]?.error).toBe(
-      `placement.ts:${lines}:14: cannot load the config: syntax error: Unexpected token`,
+      `placement.ts:${lines}:14: cannot load the config: syntax error: Unexpected token "="`,
     );
   });
 
