@@ -1,3 +1,4 @@
+import { setupErrorMessage } from './setup-error-message.js';
 import {
   RESOURCE_DEFINITION_TYPE,
   type ResourceDefinition,
@@ -311,7 +312,7 @@ export async function registerProjectControllers(
     // Where it failed in the project's code (a builder chain naming a type that is not there, a
     // throw of its own), as a controller's error is placed: the config's line, or the module's.
     const at = isSafeError(error) ? projectErrorLocator(loaded, cwd)?.(error) : undefined;
-    throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, {
+    throw new ConfigError(file, `setup failed: ${setupErrorMessage(messageOfThrown(error))}`, {
       cause: error,
       ...(at === undefined
         ? {}

@@ -95,6 +95,30 @@ describe('a config that fails', () => {
   });
 });
 
+describe("a config's builder chain", () => {
+  it('calling a method the builder does not have names the method it likely meant', async () => {
+    const r = await check(
+      [
+        "import { controllerManagedBy } from 'cosi';",
+        'export default defineConfig({',
+        '  definitions: [VM],',
+        '  setup: (runtime) =>',
+        '    controllerManagedBy(runtime)',
+        '      .for(VM)',
+        '      .own(VM)',
+        '      .complete(async () => {}),',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    expectConfigError(
+      r,
+      /setup failed: controllerManagedBy\(\.\.\.\)\.for\(\.\.\.\)\.own is not a function \(the builder has no method own: did you mean owns\?\)$/,
+    );
+    expect(r.stderr).not.toContain('_cosi');
+  });
+});
+
 describe('a config that does not parse', () => {
   /** `check -o json` of the config: its one setup finding, and stderr. */
   async function parseFinding(config: string): Promise<{
