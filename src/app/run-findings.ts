@@ -57,7 +57,7 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
         runFinding(
           'controller-failed',
           'error',
-          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError?.message ?? 'unknown error')}`,
+          `${controllerText(controller.name)} kept failing: ${errorText(ownError(controller.name, controller.lastError?.message ?? 'unknown error'))}`,
           thrownAt(controller.lastError),
         ),
       );
@@ -116,7 +116,7 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
         runFinding(
           'controller-recovered',
           'warning',
-          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError?.message ?? '')}`,
+          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(ownError(controller.name, controller.lastError?.message ?? ''))}`,
           thrownAt(controller.lastError),
         ),
       );
@@ -189,6 +189,16 @@ function pointerText(pointer: Pointer): string {
 }
 
 /** A thrown error's message as a finding quotes it: its start and its end. */
+/**
+ * A controller's error without the `controller "NAME" failed: ` a generic controller's pass
+ * starts it with: the finding names the controller already, and the bound on its message is
+ * better spent on what failed.
+ */
+function ownError(controller: string, message: string): string {
+  const prefix = `controller ${JSON.stringify(controller)} failed: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
 function errorText(error: string): string {
   return shortenMessage(error);
 }
