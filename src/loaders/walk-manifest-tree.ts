@@ -428,15 +428,18 @@ class ManifestWalker {
   }
 
   /**
-   * Whether the file at `absolute` holds a Kubernetes object (a top-level `apiVersion` and
-   * `kind`): a `Chart.yaml` that does is no chart (Helm's has no `kind`), and its directory is
-   * walked as any other. One that cannot be read is taken for what its name says.
+   * Whether the `Chart.yaml` at `absolute` makes its directory a Helm chart: not when it holds a
+   * Kubernetes object (a top-level `apiVersion` and `kind`; Helm's has no `kind`), nor when it is
+   * no regular file (a FIFO, whose read blocked the walk for ever): its directory is then walked
+   * as any other, and the walk reports it as any manifest that is no regular file. One that
+   * cannot be read is taken for what its name says.
    */
-  async #isObjectFile(absolute: string): Promise<boolean> {
+  async #isHelmChartFile(absolute: string): Promise<boolean> {
     try {
-      return objectHeadOf(await this.fs.readFile(absolute)) !== undefined;
+      if (!(await this.fs.stat(absolute)).isFile()) return false;
+      return objectHeadOf(await this.fs.readFile(absolute)) === undefined;
     } catch {
-      return false;
+      return true;
     }
   }
 
@@ -1040,7 +1043,7 @@ class ManifestWalker {
     const chart =
       !subcharts &&
       sorted.some((entry) => entry.name === HELM_CHART_FILE) &&
-      !(await this.#isObjectFile(path.join(absolute, HELM_CHART_FILE)));
+      (await this.#isHelmChartFile(path.join(absolute, HELM_CHART_FILE)));
     if (chart && role !== 'subchart') {
       const others = sorted
         .filter((entry) => !entry.name.startsWith('.'))

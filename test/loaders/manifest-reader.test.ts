@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, mkdir, mkdtemp, open, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,26 @@ async function tree(files: Record<string, string>): Promise<void> {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), text);
   }
+}
+
+/**
+ * `work`, and whether it was still blocked on reading the named pipe `pipe` after a few seconds:
+ * then the pipe is opened for writing and closed, which ends the read (with no data), so that
+ * `work` ends either way.
+ */
+async function unblockedAfter<T>(
+  work: Promise<T>,
+  pipe: string,
+): Promise<{ blocked: boolean; value: T }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 5000)));
+  const first = await Promise.race([work, late]);
+  clearTimeout(timer);
+  if (first !== 'late') return { blocked: false, value: first };
+  // A reader is waiting: opening for writing without blocking succeeds, and closing ends its read.
+  const writer = await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
+  await writer.close();
+  return { blocked: true, value: await work };
 }
 
 beforeEach(async () => {
@@ -280,6 +301,17 @@ spec:
     // What the glob does not match stays unsaid.
     const other = await readManifests(['m/a*.yaml', 'm/definitions.yaml'], { cwd: dir });
     expect(other.findings).toEqual([]);
+  });
+
+  it('reports a Chart.yaml that is a named pipe as no regular file, without blocking on it (review gate2 1)', async () => {
+    await tree({ 'm/definitions.yaml': DEFINITION, 'm/chart/a.yaml': vm('a') });
+    const pipe = path.join(dir, 'm/chart/Chart.yaml');
+    execFileSync('mkfifo', [pipe]);
+    // Deciding whether `m/chart` is a chart read the pipe, which no one writes: for ever.
+    const result = await unblockedAfter(readManifests(['m'], { cwd: dir }), pipe);
+    expect(result.blocked).toBe(false);
+    expect(result.value.findings.map(where)).toEqual([['unreadable-file', 'm/chart/Chart.yaml']]);
+    expect(result.value.files).toEqual(['m/chart/a.yaml', 'm/definitions.yaml']);
   });
 
   it('walks a directory a glob matches, as the shell-expanded form does; a pattern ending in / matches directories only', async () => {
