@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** The file whose lines say what manifest walks skip, in `.gitignore` syntax. */
@@ -10,17 +11,36 @@ export const IGNORE_FILE = '.cosiignore';
  * `.gitignore`: an editor on Windows writes one, and the first pattern then matched nothing.
  */
 export async function readIgnoreFile(dir: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, IGNORE_FILE), 'utf8');
-  } catch {
-    return [];
-  }
+  const text = await readRegularFile(path.join(dir, IGNORE_FILE));
+  if (text === undefined) return [];
   return text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/**
+ * The text of `file` when it is a regular file; `undefined` when it is not there, cannot be read
+ * or is something else, as git reads no `.gitignore` that is not a file. Opened without blocking
+ * and looked at before it is read: a FIFO of that name, which no one writes, blocked the run for
+ * ever.
+ */
+async function readRegularFile(file: string): Promise<string | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    return await handle.readFile('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

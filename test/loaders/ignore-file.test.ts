@@ -1,10 +1,12 @@
 /** `.cosiignore`, read as git reads a `.gitignore` (`ignore-file.ts`). */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ignorePatterns, readIgnoreFile } from '../../src/loaders/ignore-file.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+import { unblockedAfter } from '../support/unblocked-after.js';
 import { writeBelow } from '../support/write-below.js';
 
 describe('readIgnoreFile', () => {
@@ -19,6 +21,13 @@ describe('readIgnoreFile', () => {
   it('reads the first pattern of a file an editor on Windows wrote, byte order mark and CRLF (review gate5)', async () => {
     await writeFile(path.join(dir, '.cosiignore'), '\uFEFFvendor\r\n# comment\r\n\r\na/  \r\n');
     expect(await readIgnoreFile(dir)).toEqual(['vendor', 'a/']);
+  });
+
+  it('reads no pattern from a .cosiignore that is a named pipe, without blocking on it (review gate2 2)', async () => {
+    const pipe = path.join(dir, '.cosiignore');
+    execFileSync('mkfifo', [pipe]);
+    const result = await unblockedAfter(readIgnoreFile(dir), pipe);
+    expect(result).toEqual({ blocked: false, value: [] });
   });
 
   it('reads no pattern when there is no file', async () => {

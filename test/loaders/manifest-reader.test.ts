@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { constants } from 'node:fs';
-import { chmod, mkdir, mkdtemp, open, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { readManifests, type ReadResult } from '../../src/loaders/manifest-reade
 import { resourceDefinitionDefinition } from '../../src/engine/resource/definition.js';
 import { ManifestReader } from '../../src/loaders/manifest-reader.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { unblockedAfter } from '../support/unblocked-after.js';
 
 type Where = [FindingCode, string];
 const where = (f: Finding): Where => [f.code, f.file];
@@ -29,26 +29,6 @@ async function tree(files: Record<string, string>): Promise<void> {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), text);
   }
-}
-
-/**
- * `work`, and whether it was still blocked on reading the named pipe `pipe` after a few seconds:
- * then the pipe is opened for writing and closed, which ends the read (with no data), so that
- * `work` ends either way.
- */
-async function unblockedAfter<T>(
-  work: Promise<T>,
-  pipe: string,
-): Promise<{ blocked: boolean; value: T }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 5000)));
-  const first = await Promise.race([work, late]);
-  clearTimeout(timer);
-  if (first !== 'late') return { blocked: false, value: first };
-  // A reader is waiting: opening for writing without blocking succeeds, and closing ends its read.
-  const writer = await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
-  await writer.close();
-  return { blocked: true, value: await work };
 }
 
 beforeEach(async () => {
