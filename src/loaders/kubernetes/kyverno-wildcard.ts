@@ -5,6 +5,8 @@
  * their count (5 stars against 200 characters: over a minute).
  */
 
+import { segmentSearch, type SegmentSearch } from './wildcard-segment-search.js';
+
 /** A compiled wildcard pattern. */
 export interface WildcardPattern {
   /** Whether the whole of `text` matches. */
@@ -14,15 +16,23 @@ export interface WildcardPattern {
 /** A pattern of Kyverno's wildcards, matched whole. */
 export function wildcard(pattern: string): WildcardPattern {
   const segments = pattern.split('*');
-  return { test: (text) => matchSegments(segments, text) };
+  const searches = segments.map((segment, i) =>
+    i > 0 && i < segments.length - 1 && segment.includes('?') ? segmentSearch(segment) : undefined,
+  );
+  return { test: (text) => matchSegments(segments, searches, text) };
 }
 
 /**
  * The text split by the stars: the first segment must start it, the last end it, and each one
  * between is found leftmost after the one before (the leftmost place leaves the most text for
- * the rest, so no other place needs trying). Each segment is looked for once.
+ * the rest, so no other place needs trying). Each segment is looked for once: by `indexOf`, or
+ * by its compiled search (`searches`) when it holds a `?`.
  */
-function matchSegments(segments: readonly string[], text: string): boolean {
+function matchSegments(
+  segments: readonly string[],
+  searches: readonly (SegmentSearch | undefined)[],
+  text: string,
+): boolean {
   const first = segments[0] ?? '';
   if (segments.length === 1) return text.length === first.length && matchesAt(first, text, 0);
   const last = segments[segments.length - 1] ?? '';
@@ -34,23 +44,18 @@ function matchSegments(segments: readonly string[], text: string): boolean {
   const end = text.length - last.length;
   for (let i = 1; i < segments.length - 1; i++) {
     const segment = segments[i] ?? '';
-    const at = find(segment, text, from, end);
+    const search = searches[i];
+    const at = search === undefined ? find(segment, text, from, end) : search.find(text, from, end);
     if (at === -1) return false;
     from = at + segment.length;
   }
   return true;
 }
 
-/** Where `segment` first matches in `text` at or after `from`, ending by `end`; -1 when nowhere. */
+/** Where `segment` (no `?`) first is in `text` at or after `from`, ending by `end`; -1 when nowhere. */
 function find(segment: string, text: string, from: number, end: number): number {
-  if (!segment.includes('?')) {
-    const at = text.indexOf(segment, from);
-    return at === -1 || at + segment.length > end ? -1 : at;
-  }
-  for (let at = from; at + segment.length <= end; at++) {
-    if (matchesAt(segment, text, at)) return at;
-  }
-  return -1;
+  const at = text.indexOf(segment, from);
+  return at === -1 || at + segment.length > end ? -1 : at;
 }
 
 /** Whether `segment` (no star; `?` any one character) matches `text` at `at`. */
