@@ -19,6 +19,8 @@ export function schemaFileReader(cwd: string): ReadSchemaFile {
     try {
       const stat = statSync(absolute);
       if (stat.isDirectory()) return { error: `${path} is a directory, not a schema file` };
+      // A FIFO blocked the run for ever, and `/dev/zero` filled the memory: read no such file.
+      if (!stat.isFile()) return { error: `${path} is not a regular file` };
       if (stat.size > MAX_CRD_BYTES) {
         return { error: `${path} is over ${MAX_CRD_BYTES / 1024 / 1024} MB` };
       }

@@ -1,4 +1,5 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,24 @@ afterEach(async () => {
 });
 
 describe('--schema-location (CRDs-catalog JSON Schemas, as kubeconform reads them)', () => {
+  it('reports a schema path that is a named pipe or a device, without reading it (review gate2 9)', async () => {
+    // A FIFO there blocked the check for ever; /dev/zero took all the memory.
+    await writeFile(
+      path.join(dir, 'w.yaml'),
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: default}\n',
+    );
+    await mkdir(path.join(dir, 'pipes'));
+    execFileSync('mkfifo', [path.join(dir, 'pipes', 'widget_v1.json')]);
+    await mkdir(path.join(dir, 'devices'));
+    await symlink('/dev/zero', path.join(dir, 'devices', 'widget_v1.json'));
+    for (const where of ['pipes', 'devices']) {
+      const location = `${where}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`;
+      const r = await runCosi(['check', 'w.yaml', '--schema-location', location], dir, 30_000);
+      expect(r.stdout).toContain(`${where}/widget_v1.json is not a regular file`);
+      expect(r.code).toBe(1);
+    }
+  });
+
   it('without it the kinds are unknown; with it every resource is checked and valid', async () => {
     const without = await cli(['check', 'k8s'], { cwd: dir });
     expect(without.code).toBe(1);
