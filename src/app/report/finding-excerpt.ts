@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { withholdSecretLines } from './secret-excerpt.js';
@@ -61,14 +61,28 @@ interface SourceFile {
   readonly sensitiveAt?: (index: number) => boolean;
 }
 
+/**
+ * The bytes of `file` when it is a regular file, else `undefined`. Opened without blocking and
+ * looked at first: a named pipe checked (`cosi check pipe.yaml --report r.html`) was read once by
+ * the check, and opening it again for its excerpts waited for ever for a writer.
+ */
+function readRegularFile(file: string): Buffer | undefined {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readSource(
   file: string,
   isSensitive: ((header: DocumentHeader) => boolean) | undefined,
 ): SourceFile | undefined {
   let text: string;
   try {
-    const bytes = readFileSync(file);
-    if (bytes.length > MAX_FILE) return undefined;
+    const bytes = readRegularFile(file);
+    if (bytes === undefined || bytes.length > MAX_FILE) return undefined;
     text = bytes.toString('utf8');
   } catch {
     return undefined;
