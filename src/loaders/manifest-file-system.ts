@@ -1,5 +1,6 @@
 /** The file-system calls of the manifest reader, as a seam: tests give synthetic file systems. */
 
+import { constants } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import { decodeManifest } from './decode-manifest.js';
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
@@ -35,8 +36,16 @@ export interface ManifestFileSystem {
   /**
    * The file's content, decoded as UTF-8. Throw an `EncodingError` (see `decode-manifest.ts`)
    * for content that is not UTF-8: it becomes an `invalid-encoding` finding at its place.
+   * `options.pipe`: a pipe or a device given by name, read to its end; any other path is read
+   * only while it is a regular file.
    */
-  readFile(path: string): Promise<string>;
+  readFile(path: string, options?: ManifestReadOptions): Promise<string>;
+}
+
+/** How {@link ManifestFileSystem.readFile} reads a path. */
+export interface ManifestReadOptions {
+  /** A pipe or a device given by name (`-f <(kustomize build)`): read as a stream to its end. */
+  readonly pipe?: boolean;
 }
 
 /** A manifest file found below the given paths. */
@@ -44,6 +53,11 @@ export interface FoundFile {
   /** As shown in findings. */
   readonly display: string;
   readonly absolute: string;
+  /**
+   * A pipe or a device given by name, read as a stream; any other file is read only while it is
+   * a regular file.
+   */
+  readonly pipe?: boolean;
   /** The end-to-end test that applies it, and the namespace it applies it in. */
   readonly appliedBy?: AppliedBy;
 }
@@ -53,12 +67,32 @@ export const nodeFileSystem: ManifestFileSystem = {
   stat: (p) => nodeFs.stat(p),
   readdir: (p) => nodeFs.readdir(p, { withFileTypes: true }),
   realpath: (p) => nodeFs.realpath(p),
-  readFile: async (p) => {
-    const stats = await nodeFs.stat(p);
-    if (isTooLarge(stats.size)) throw new ManifestTooLargeError();
-    return decodeManifest(stats.isFile() ? await nodeFs.readFile(p) : await readStream(p));
+  readFile: async (p, options) => {
+    if (options?.pipe === true) {
+      const stats = await nodeFs.stat(p);
+      if (isTooLarge(stats.size)) throw new ManifestTooLargeError();
+      return decodeManifest(stats.isFile() ? await nodeFs.readFile(p) : await readStream(p));
+    }
+    return decodeManifest(await readRegularFile(p));
   },
 };
+
+/**
+ * The bytes of a file the walk found regular, opened without blocking and looked at before it
+ * is read: one replaced by a named pipe since (a checkout changing under the check) was read as
+ * a pipe, and waited for ever for a writer.
+ */
+async function readRegularFile(p: string): Promise<Uint8Array> {
+  const handle = await nodeFs.open(p, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (isTooLarge(stats.size)) throw new ManifestTooLargeError();
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The whole of a pipe or device, whose size is known only once read, within the size bound. */
 async function readStream(p: string): Promise<Uint8Array> {

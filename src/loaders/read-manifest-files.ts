@@ -20,7 +20,7 @@ export const READ_CONCURRENCY = 32;
  */
 export async function readManifestFile(fs: ManifestFileSystem, file: FoundFile): Promise<FileRead> {
   try {
-    return { text: await fs.readFile(file.absolute) };
+    return { text: await fs.readFile(file.absolute, file.pipe === true ? { pipe: true } : {}) };
   } catch (error) {
     if (error instanceof EncodingError) {
       const { line, col, message } = error;

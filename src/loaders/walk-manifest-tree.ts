@@ -393,7 +393,7 @@ class ManifestWalker {
       const real = await this.fs.realpath(absolute).catch(() => absolute);
       this.#met.add(real);
       this.#named.add(real);
-      this.#addFile(real, given, absolute);
+      this.#addFile(real, given, absolute, true);
     } else {
       this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
     }
@@ -1240,10 +1240,11 @@ class ManifestWalker {
     });
   }
 
-  #addFile(real: string, display: string, absolute: string): void {
+  /** `pipe`: a pipe or a device given by name, read as a stream (see {@link FoundFile.pipe}). */
+  #addFile(real: string, display: string, absolute: string, pipe = false): void {
     const known = this.#files.get(real);
     if (known === undefined || display < known.display)
-      this.#files.set(real, { display, absolute });
+      this.#files.set(real, { display, absolute, ...(pipe ? { pipe } : {}) });
   }
 
   async #realpath(display: string, absolute: string): Promise<string | undefined> {

@@ -294,6 +294,25 @@ spec:
     expect(result.value.files).toEqual(['m/chart/a.yaml', 'm/definitions.yaml']);
   });
 
+  it('reports a file replaced by a named pipe after the walk met it, without blocking on it (review gate2 12)', async () => {
+    await tree({ 'm/definitions.yaml': DEFINITION, 'm/a.yaml': vm('a') });
+    const pipe = path.join(dir, 'm/a.yaml');
+    // The walk lists `m` with `a.yaml` a file; then, before it is read, it is a pipe no one writes.
+    const fs: ManifestFileSystem = {
+      ...nodeFileSystem,
+      readdir: async (p) => {
+        const entries = await nodeFileSystem.readdir(p);
+        await unlink(pipe);
+        execFileSync('mkfifo', [pipe]);
+        return entries;
+      },
+    };
+    const result = await unblockedAfter(readManifests(['m'], { cwd: dir, fs }), pipe);
+    expect(result.blocked).toBe(false);
+    expect(result.value.findings.map(where)).toEqual([['unreadable-file', 'm/a.yaml']]);
+    expect(result.value.findings[0]?.message).toBe('cannot read m/a.yaml: not a regular file');
+  });
+
   it('walks a directory a glob matches, as the shell-expanded form does; a pattern ending in / matches directories only', async () => {
     await tree({
       'm/definitions.yaml': DEFINITION,
