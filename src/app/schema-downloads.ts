@@ -10,7 +10,7 @@
  * few in flight) and reads the manifests again. A run whose schemas are all cached reads once.
  */
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeManifest } from '../loaders/decode-manifest.js';
 import type { ReadSchemaFile, SchemaFileRead } from '../loaders/kubernetes/json-schema-kinds.js';
@@ -122,7 +122,11 @@ export class SchemaDownloads {
   #cached(url: string): SchemaFileRead | undefined {
     if (this.#cache === undefined) return undefined;
     try {
-      const read = { text: decodeManifest(readFileSync(this.#cacheFile(url))) };
+      const file = this.#cacheFile(url);
+      // Only a regular file of a schema's size: a FIFO there blocked the run for ever.
+      const stats = statSync(file);
+      if (!stats.isFile() || stats.size > MAX_CRD_BYTES) return undefined;
+      const read = { text: decodeManifest(readFileSync(file)) };
       this.#downloaded.set(url, read);
       return read;
     } catch {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -302,6 +303,19 @@ describe('--schema-location URLs (a local server standing for raw.githubusercont
     expect(r.stdout).toContain('4 resources in 1 file: 4 valid, 0 invalid');
     expect(r.code).toBe(0);
     expect(requests).toHaveLength(4);
+  });
+
+  it('downloads again a schema whose cache file is a named pipe, not waiting on it (review gate2 14)', async () => {
+    const cache = path.join(dir, 'cache');
+    await mkdir(cache, { mode: 0o700 });
+    const url = `${base}/cert-manager.io/certificate_v1.json`;
+    const name = createHash('sha256').update(url).digest('hex');
+    execFileSync('mkfifo', [path.join(cache, `${name}.json`)]);
+    const args = ['check', 'k8s', '--schema-location', catalogUrl(), '--schema-cache', cache];
+    const r = await runCosi(args, dir, 25_000);
+    expect(r.stdout).toContain('4 resources in 1 file: 4 valid, 0 invalid');
+    expect(r.code).toBe(0);
+    expect(requests).toContain('/cert-manager.io/certificate_v1.json');
   });
 
   it('keeps what it downloaded under --schema-cache, and a later run reads it from there', async () => {
