@@ -20,7 +20,7 @@ import { defineWrittenBuiltins, registerProjectControllers, type Project } from 
 import { ProjectSession } from './project-session.js';
 import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
-import { readProjectManifests } from './read-project-manifests.js';
+import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 import {
   scanForLeader,
   undeclaredOutputs,
@@ -29,7 +29,14 @@ import {
 } from './leader-scan.js';
 
 /** What serving a project takes. */
-export interface ServeProjectOptions extends ConfigLocation, ManifestsRequirement {
+export interface ServeProjectOptions
+  extends
+    ConfigLocation,
+    ManifestsRequirement,
+    Pick<
+      ReadProjectOptions,
+      'definitionPaths' | 'schemaLocations' | 'schemaCache' | 'kubernetesVersion'
+    > {
   /** The state to serve on: shared with other processes when it is on etcd. */
   readonly state: State;
   /**
@@ -343,7 +350,12 @@ export async function serveProject(
         if (declared.length > 0) await runtime.register(...declared);
         // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
         // state, as in `apply`: `get --state` prints them as their kind.
-        await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
+        await defineWrittenBuiltins(
+          project.state,
+          runtime,
+          project.registry,
+          resolved.kubernetesVersion,
+        );
         // Once the controllers are registered: their declarations say what is undeclared.
         if (scan !== undefined) destroyUndeclaredOutputs(scan.owned);
       },

@@ -3,6 +3,7 @@ import type { Runtime } from '../engine/runtime/runtime.js';
 import { formatPointer } from '../engine/resource/pointer.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { Finding } from '../loaders/finding.js';
+import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import type { StateFigures } from './run-metrics.js';
 import { openState } from './open-state.js';
 import type { ProjectFingerprint } from './project-fingerprint.js';
@@ -26,6 +27,11 @@ export interface ServeRequest {
   readonly cwd: string;
   readonly config?: string;
   readonly ignore?: readonly string[];
+  /** `--definitions`, `--schema-location`, `--schema-cache`, `--kubernetes-version`. */
+  readonly definitionPaths?: readonly string[];
+  readonly schemaLocations?: readonly string[];
+  readonly schemaCache?: string;
+  readonly kubernetesVersion?: KubernetesRelease;
   readonly location: StateLocation;
   /** How the state is named in messages (`etcd://127.0.0.1:2379/demo`). */
   readonly stateName: string;
@@ -222,6 +228,16 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       },
       ...(request.config !== undefined ? { config: request.config } : {}),
       ...(request.ignore !== undefined ? { ignore: [...request.ignore] } : {}),
+      ...(request.definitionPaths !== undefined
+        ? { definitionPaths: [...request.definitionPaths] }
+        : {}),
+      ...(request.schemaLocations !== undefined
+        ? { schemaLocations: [...request.schemaLocations] }
+        : {}),
+      ...(request.schemaCache !== undefined ? { schemaCache: request.schemaCache } : {}),
+      ...(request.kubernetesVersion !== undefined
+        ? { kubernetesVersion: request.kubernetesVersion }
+        : {}),
       ...(request.writesInFlight !== undefined
         ? { applyConcurrency: request.writesInFlight, writesInFlight: request.writesInFlight }
         : {}),

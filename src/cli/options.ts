@@ -6,27 +6,14 @@ import { kubeconformOutputHint } from './kubeconform-flags.js';
 import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
-import {
-  DEFAULT_KUBERNETES_RELEASE,
-  KUBERNETES_RELEASES,
-  KubernetesReleaseError,
-  parseKubernetesRelease,
-  type KubernetesRelease,
-} from '../loaders/kubernetes/kubernetes-release.js';
-import {
-  parseSchemaLocations,
-  SchemaLocationError,
-} from '../loaders/kubernetes/schema-location.js';
+import { collectPaths } from './collect-flag.js';
+import { addLoadingOptions, toLoadingOptions, type LoadingFlags } from './loading-options.js';
+
+export { collect, collectPaths } from './collect-flag.js';
 
 /** The flags every command that loads a project shares. */
-export interface CommonFlags {
+export interface CommonFlags extends LoadingFlags {
   file?: string[];
-  ignore?: string[];
-  definitions?: string[];
-  schemaLocation?: string[];
-  schemaCache?: string;
-  kubernetesVersion?: string;
-  config?: string;
   stable?: boolean;
   timeout?: string;
   maxWrites?: string;
@@ -34,12 +21,6 @@ export interface CommonFlags {
   quiet?: boolean;
   verbose?: boolean;
 }
-
-/** Commander's argument parser for a repeatable option. */
-export const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
 
 /** A repeatable, comma-separated list option: `--skip-kinds A,B --skip-kinds C`. */
 export const collectList = (value: string, previous: string[] | undefined): string[] => [
@@ -65,53 +46,17 @@ export const collectTypes = (value: string, previous: string[] | undefined): str
 ];
 
 /**
- * `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. An empty value stays, to be
- * reported as kubectl reports it (`-f "$DIR"` with the variable unset); a list's empty entry
- * (`-f a.yaml,`) does not.
- */
-export const collectPaths = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  ...(value === '' ? [''] : value.split(',').filter((p) => p !== '')),
-];
-
-/**
  * Adds `-f`, `--ignore`, `--definitions`, `--schema-location`, `--schema-cache`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
  * `-q`, `-v`.
  */
 export function addProjectOptions(command: Command): Command {
-  return command
-    .option(
+  return addLoadingOptions(
+    command.option(
       '-f, --file <path>',
       'manifest file, directory or glob; - for the standard input (repeatable, or comma-separated)',
       collectPaths,
-    )
-    .option(
-      '--ignore <pattern>',
-      'skip what this .gitignore-style pattern matches while walking directories (repeatable; also read from .cosiignore)',
-      collect,
-    )
-    .option(
-      '--definitions <path>',
-      "read only the definitions (CRDs, ResourceDefinitions) of these files or directories, such as a chart's crds/ (repeatable, or comma-separated)",
-      collectPaths,
-    )
-    .option(
-      '--schema-location <template>',
-      "JSON Schemas of kinds no CRD or built-in kind defines, as kubeconform's -schema-location: a path or URL template such as 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' (repeatable; tried in order)",
-      collect,
-    )
-    .option(
-      '--schema-cache <dir>',
-      "keep the schemas downloaded from --schema-location URLs in this directory, and read them from it in later runs (kubeconform's -cache)",
-    )
-    .option(
-      '--kubernetes-version <version>',
-      `the Kubernetes release whose built-in kinds (ConfigMap, Deployment, ...) manifests may use: ${KUBERNETES_RELEASES[0]} to ${DEFAULT_KUBERNETES_RELEASE} (default ${DEFAULT_KUBERNETES_RELEASE})`,
-    )
-    .option(
-      '--config <path>',
-      'project config, or a directory holding one (default: cosi.config.{ts,mts,js,mjs} next to the manifests or above the working directory)',
-    )
+    ),
+  )
     .option('--stable', 'pin timestamps and omit wall time, so output can be diffed')
     .option('--timeout <duration>', 'virtual-time bound of the run (e.g. 30s, 10m)', '1h')
     .option('--max-writes <n>', 'write bound of the run (default: 50 per resource, at least 10000)')
@@ -175,15 +120,7 @@ export async function toRunOptions(
     ...(files.length === 0 && !optional ? { requireManifests: true } : {}),
     cwd: io.cwd,
     ...(stdin !== undefined ? { stdin } : {}),
-    ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
-    ...(flags.definitions !== undefined ? { definitionPaths: flags.definitions } : {}),
-    ...(flags.schemaLocation !== undefined
-      ? { schemaLocations: checkedSchemaLocations(flags.schemaLocation) }
-      : {}),
-    ...(flags.schemaCache !== undefined ? { schemaCache: flags.schemaCache } : {}),
-    ...(flags.kubernetesVersion !== undefined
-      ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
-      : {}),
+    ...toLoadingOptions(flags),
     ...(formatLog
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),
@@ -195,38 +132,12 @@ export async function toRunOptions(
             ),
         }
       : {}),
-    ...(flags.config !== undefined ? { config: flags.config } : {}),
     ...(flags.stable ? { stable: true } : {}),
     ...(record ? { record: true } : {}),
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),
     ...(maxWrites !== undefined ? { maxWrites } : {}),
     ...(io.monitor !== undefined ? { monitor: io.monitor } : {}),
   };
-}
-
-/**
- * `--schema-location` values cosi can use (parsed again where they are read); a usage error
- * otherwise.
- */
-function checkedSchemaLocations(given: string[]): string[] {
-  try {
-    parseSchemaLocations(given);
-  } catch (error) {
-    if (error instanceof SchemaLocationError) throw new CliError(error.message);
-    throw error;
-  }
-  return given;
-}
-
-/** `--kubernetes-version` as a release cosi has; a usage error otherwise. */
-function kubernetesRelease(given: string): KubernetesRelease {
-  try {
-    return parseKubernetesRelease(given);
-  } catch (error) {
-    if (error instanceof KubernetesReleaseError)
-      throw new CliError(`--kubernetes-version: ${error.message}`);
-    throw error;
-  }
 }
 
 /** The `-o` formats of the commands that print resources (`get`, `apply`). */

@@ -3,7 +3,8 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command, Option } from 'commander';
-import { addPathArguments, collect, outputOption } from '../options.js';
+import { addLoadingOptions } from '../loading-options.js';
+import { addPathArguments, outputOption } from '../options.js';
 import { requestTimeoutOption } from '../state-option.js';
 
 /** `cosi diff -o` formats. */
@@ -28,21 +29,15 @@ export function defineDiff(): Command {
         '`COSI_EXTERNAL_DIFF="diff -r"`), run on two directories, live and desired. Nothing is ' +
         'written to the state.',
     );
-  addPathArguments(command)
-    .option(
-      '-f, --file <path>',
-      'manifest file, directory or glob (repeatable, or comma-separated)',
-      (value: string, previous: string[] | undefined) => [
-        ...(previous ?? []),
-        ...value.split(',').filter((p) => p !== ''),
-      ],
-    )
-    .option(
-      '--ignore <pattern>',
-      'skip what this .gitignore-style pattern matches while walking directories (repeatable; also read from .cosiignore)',
-      collect,
-    )
-    .option('--config <path>', 'project config, or a directory holding one')
+  addPathArguments(command).option(
+    '-f, --file <path>',
+    'manifest file, directory or glob (repeatable, or comma-separated)',
+    (value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      ...value.split(',').filter((p) => p !== ''),
+    ],
+  );
+  addLoadingOptions(command)
     .addOption(
       new Option(
         '--state <url>',

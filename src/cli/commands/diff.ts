@@ -16,6 +16,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { MAX_WAIT_MS, parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
+import { toLoadingOptions, type LoadingFlags } from '../loading-options.js';
 import { parseFormat } from '../options.js';
 import { createColors, renderFindings } from '../render/report.js';
 import {
@@ -26,10 +27,8 @@ import {
 } from '../render/resource-diff.js';
 import { parseRequestTimeout } from '../state-option.js';
 
-export interface DiffFlags {
+export interface DiffFlags extends LoadingFlags {
   file?: string[];
-  ignore?: string[];
-  config?: string;
   state: string;
   output: string;
   requestTimeout?: string;
@@ -58,6 +57,7 @@ export async function diff(
   flags: DiffFlags,
 ): Promise<CommandResult<DiffResult>> {
   parseFormat(flags.output, DIFF_FORMATS);
+  const loading = toLoadingOptions(flags);
   const files = [...(flags.file ?? []), ...paths];
   let location;
   try {
@@ -103,8 +103,7 @@ export async function diff(
       cwd: io.cwd,
       stateName: where,
       ...(stdin !== undefined ? { stdin } : {}),
-      ...(flags.config !== undefined ? { config: flags.config } : {}),
-      ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+      ...loading,
     });
     if ('refused' in result) return { exitCode: EXIT.usage, result };
     return { exitCode: result.changes.length > 0 ? EXIT.findings : EXIT.ok, result };

@@ -3,7 +3,8 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, collect } from '../options.js';
+import { addLoadingOptions } from '../loading-options.js';
+import { addPathArguments } from '../options.js';
 
 /** `cosi run`: its commander definition. */
 export function defineRun(): Command {
@@ -27,21 +28,15 @@ export function defineRun(): Command {
         'never yields (--timeout), runs out of heap or ends the thread is logged with its ' +
         'resource, and the run exits 1 for its supervisor to restart it.',
     );
-  addPathArguments(command)
-    .option(
-      '-f, --file <path>',
-      'manifest file or directory (repeatable, or comma-separated)',
-      (value: string, previous: string[] | undefined) => [
-        ...(previous ?? []),
-        ...value.split(',').filter((p) => p !== ''),
-      ],
-    )
-    .option(
-      '--ignore <pattern>',
-      'skip what this .gitignore-style pattern matches while walking directories (repeatable)',
-      collect,
-    )
-    .option('--config <path>', 'project config, or a directory holding one')
+  addPathArguments(command).option(
+    '-f, --file <path>',
+    'manifest file or directory (repeatable, or comma-separated)',
+    (value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      ...value.split(',').filter((p) => p !== ''),
+    ],
+  );
+  addLoadingOptions(command)
     .option('--state <url>', 'the state: memory, or etcd://HOST:PORT[/prefix]', 'memory')
     .option('--watch', 'apply the manifests again when a file changes')
     .option(

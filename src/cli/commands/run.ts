@@ -86,8 +86,17 @@ async function serveUntilEnded(
   watchFiles: WatchFiles,
   after: { lingering: boolean },
 ): Promise<CommandResult> {
-  const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout, ignored } =
-    planRun(paths, flags);
+  const {
+    files,
+    location,
+    ttl,
+    requestTimeout,
+    connectTimeout,
+    logFormat,
+    timeout,
+    ignored,
+    loading,
+  } = planRun(paths, flags);
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
@@ -204,8 +213,7 @@ async function serveUntilEnded(
       identity,
       verbose: flags.verbose === true,
       timeout,
-      ...(flags.config !== undefined ? { config: flags.config } : {}),
-      ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+      ...loading,
       ...(location.kind === 'etcd'
         ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, writesInFlight: ETCD_WRITES_IN_FLIGHT }
         : {}),

@@ -4,6 +4,7 @@ import { parseStateUrl, StateUrlError, type StateLocation } from '../../app/stat
 import { USER_CODE_WAIT } from '../../app/user-code-deadline.js';
 import { MAX_WAIT_MS, parseDuration } from '../duration.js';
 import { CliError } from '../exit-codes.js';
+import { toLoadingOptions, type LoadingFlags, type LoadingOptions } from '../loading-options.js';
 import { parseRequestTimeout } from '../state-option.js';
 import { LOG_FORMATS, type LogFormat } from './run-log.js';
 
@@ -13,10 +14,8 @@ import { LOG_FORMATS, type LogFormat } from './run-log.js';
  */
 
 /** `cosi run`'s flags, as commander gives them. */
-export interface RunFlags {
+export interface RunFlags extends LoadingFlags {
   file?: string[];
-  ignore?: string[];
-  config?: string;
   state: string;
   watch?: boolean;
   leaseTtl?: string;
@@ -52,6 +51,8 @@ export interface RunPlan {
   readonly timeout: number;
   /** The etcd flags given with a state in memory, which has no use for them. */
   readonly ignored: readonly string[];
+  /** How the manifests are read (`--definitions`, `--kubernetes-version`, ...), checked. */
+  readonly loading: LoadingOptions;
 }
 
 /** The flags only a state on etcd uses, by their name in {@link RunFlags}. */
@@ -77,6 +78,7 @@ export function planRun(paths: string[], flags: RunFlags): RunPlan {
     );
   }
   const location = stateLocation(flags.state);
+  const loading = toLoadingOptions(flags);
   return {
     files,
     location,
@@ -91,6 +93,7 @@ export function planRun(paths: string[], flags: RunFlags): RunPlan {
             .filter(([key]) => flags[key as keyof typeof ETCD_FLAGS] !== undefined)
             .map(([, flag]) => flag)
         : [],
+    loading,
   };
 }
 
