@@ -2,7 +2,7 @@
  * `cosi diff`'s command-line definition (arguments, flags, help), apart from what runs it: the
  * program lists every command and its flags (help, completion) without loading any command.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { addLoadingOptions } from '../loading-options.js';
 import { addPathArguments, outputOption } from '../options.js';
 import { requestTimeoutOption } from '../state-option.js';
@@ -38,11 +38,11 @@ export function defineDiff(): Command {
     ],
   );
   addLoadingOptions(command)
-    .addOption(
-      new Option(
-        '--state <url>',
-        'the running system: etcd://HOST:PORT[/prefix], as cosi run serves it',
-      ).makeOptionMandatory(),
+    // Required, but said by `diff` itself: commander says a missing mandatory option before an
+    // unknown one, and `diff -q` would ask for --state before saying -q is no flag of diff.
+    .option(
+      '--state <url>',
+      'the running system, required: etcd://HOST:PORT[/prefix], as cosi run serves it',
     )
     .addOption(outputOption(DIFF_FORMATS, 'text'))
     .addOption(requestTimeoutOption())

@@ -29,7 +29,7 @@ import { parseRequestTimeout } from '../state-option.js';
 
 export interface DiffFlags extends LoadingFlags {
   file?: string[];
-  state: string;
+  state?: string;
   output: string;
   requestTimeout?: string;
   connectTimeout?: string;
@@ -56,6 +56,9 @@ export async function diff(
   paths: string[],
   flags: DiffFlags,
 ): Promise<CommandResult<DiffResult>> {
+  if (flags.state === undefined) {
+    throw new CliError("required option '--state <url>' not specified");
+  }
   parseFormat(flags.output, DIFF_FORMATS);
   const loading = toLoadingOptions(flags);
   const files = [...(flags.file ?? []), ...paths];
@@ -143,7 +146,7 @@ export function renderDiff(
   if (result.emptyState) {
     // As `get --state` says it: a mistyped prefix would otherwise read as "create everything".
     io.stderr.write(
-      `cosi: --state ${formatStateLocation(parseStateUrl(flags.state))} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given? (every resource shows as created)\n`,
+      `cosi: --state ${formatStateLocation(parseStateUrl(flags.state ?? ''))} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given? (every resource shows as created)\n`,
     );
   }
   if (format === 'json') {
