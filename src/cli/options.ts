@@ -61,8 +61,13 @@ export function addProjectOptions(command: Command): Command {
     .option('--timeout <duration>', 'virtual-time bound of the run (e.g. 30s, 10m)', '1h')
     .option('--max-writes <n>', 'write bound of the run (default: 50 per resource, at least 10000)')
     .option('--no-color', 'never color the output')
-    .option('-q, --quiet', 'print no summary')
+    .addOption(quietOption())
     .option('-v, --verbose', 'print controller logs to stderr');
+}
+
+/** `-q`: the same flag on every command that prints a summary. */
+export function quietOption(): Option {
+  return new Option('-q, --quiet', 'print no summary');
 }
 
 /** `-o` with the given formats. */

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addLoadingOptions } from '../loading-options.js';
-import { addPathArguments, outputOption } from '../options.js';
+import { addPathArguments, outputOption, quietOption } from '../options.js';
 import { requestTimeoutOption } from '../state-option.js';
 
 /** `cosi diff -o` formats. */
@@ -52,6 +52,7 @@ export function defineDiff(): Command {
       '5s',
     )
     .option('--no-color', 'never color the output')
+    .addOption(quietOption())
     .addHelpText(
       'after',
       `

@@ -34,6 +34,7 @@ export interface DiffFlags extends LoadingFlags {
   requestTimeout?: string;
   connectTimeout?: string;
   color?: boolean;
+  quiet?: boolean;
 }
 
 /** What `cosi diff` shows: the changes, or the findings that kept it from comparing. */
@@ -158,7 +159,7 @@ export function renderDiff(
   } else {
     io.stdout.write(renderDiffText(result.changes, colors));
   }
-  io.stderr.write(`cosi: ${summarizeChanges(result.changes)}\n`);
+  if (!flags.quiet) io.stderr.write(`cosi: ${summarizeChanges(result.changes)}\n`);
 }
 
 /**
