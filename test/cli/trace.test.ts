@@ -149,3 +149,30 @@ describe('--trace', () => {
     },
   );
 });
+
+describe('get --trace', () => {
+  it('records the run as apply --trace does: the same slices, the resources still printed', async () => {
+    const dir = await temporaryDirectory('cosi-trace-get-');
+    const file = path.join(dir, 'trace.json');
+    const got = await cli(['get', 'vm', '-f', 'fixtures/vm-network', '--stable', '--trace', file]);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toContain('web-1');
+    const trace = JSON.parse(await readFile(file, 'utf8')) as ChromeTrace;
+    const applied = await traceOf(['apply', '-f', 'fixtures/vm-network', '--stable']);
+    expect(slices(trace).map((s) => s.name)).toEqual(slices(applied.trace).map((s) => s.name));
+    expect(slices(trace).map((s) => s.name)).toContain('VMs.example.org(default/web-1)');
+  });
+
+  it('is refused where nothing runs once: with --state, with -w', async () => {
+    const dir = await temporaryDirectory('cosi-trace-get-');
+    const file = path.join(dir, 'trace.json');
+    const state = await cli(['get', 'vm', '--state', 'memory', '--trace', file]);
+    expect([state.code, state.stderr]).toEqual([
+      2,
+      'cosi: --trace: records a run of the project; with --state nothing runs\n',
+    ]);
+    const watched = await cli(['get', 'vm', '-f', 'fixtures/vm-network', '-w', '--trace', file]);
+    expect(watched.code).toBe(2);
+    expect(watched.stderr).toContain('cosi: --trace: records one run of the project');
+  });
+});

@@ -9,6 +9,7 @@ import {
   outputOption,
   RESOURCE_FORMATS,
 } from '../options.js';
+import { addTraceOption } from '../trace-file.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
 
 /** The output formats of `cosi get`. */
@@ -32,7 +33,7 @@ export function defineGet(): Command {
       'resource id, or several, or more TYPE/ID (as kubectl takes them, and -o name prints them)',
     );
   addResourceTableOptions(
-    addProjectOptions(command)
+    addTraceOption(addProjectOptions(command))
       .addOption(outputOption(GET_FORMATS, 'table'))
       .option('-n, --namespace <namespace>', 'namespace (default: all)')
       .option(

@@ -19,10 +19,11 @@ import type { Resource } from '../../engine/resource/resource.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { convergeAndSelect } from './converge-and-select.js';
+import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
 import { parseKubernetesRelease } from '../../loaders/kubernetes/kubernetes-release.js';
 
-export interface GetFlags extends CommonFlags {
+export interface GetFlags extends CommonFlags, TraceFlags {
   output: string;
   namespace?: string;
   allNamespaces?: boolean;
@@ -105,6 +106,16 @@ export async function get(
   if (flags.outputWatchEvents === true && flags.watch !== true) {
     throw new CliError('--output-watch-events: with -w (--watch)');
   }
+  if (flags.trace !== undefined) {
+    // A trace is of one run of the project: --state reads one that runs elsewhere, -w several.
+    if (flags.state !== undefined)
+      throw new CliError('--trace: records a run of the project; with --state nothing runs');
+    if (flags.watch === true)
+      throw new CliError(
+        '--trace: records one run of the project; get -w runs it again on each change (cosi watch --trace records those)',
+      );
+    await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
+  }
   if (flags.watch === true) {
     // Loaded only for -w: the one-shot get does not need the watch session.
     const { getWatch } = await import('./get-watch.js');
@@ -186,7 +197,7 @@ export async function get(
       result: { from: 'state', groups, ...asked, ...(missingIds.length > 0 ? { missingIds } : {}) },
     };
   }
-  const run = await convergeAndSelect(flags, io, [], select);
+  const run = await convergeAndSelect(flags, io, [], select, { record: flags.trace !== undefined });
   const exitCode = run.converged && missing(run.converged.data) ? EXIT.findings : run.exitCode;
   const missingIds = run.converged ? notFound() : [];
   return {
@@ -197,15 +208,16 @@ export async function get(
 
 /**
  * The resources to stdout in the `-o` format; as kubectl, an empty answer is said on stderr, so
- * stdout stays empty for scripts. A run's findings and report go to stderr around them.
+ * stdout stays empty for scripts. A run's findings and report go to stderr around them; then the
+ * `--trace` file.
  */
-export function renderGet(
+export async function renderGet(
   io: CliIo,
   { result }: CommandResult<GetResult>,
   typeArgument: string,
   idArguments: string[],
   flags: GetFlags,
-): void {
+): Promise<void> {
   if (result.from === 'watch') return;
   const format = parseGetFormat(flags.output);
   const type = askedResources(typeArgument, idArguments)
@@ -250,7 +262,17 @@ export function renderGet(
   };
   if (result.from === 'state') {
     if (result.unreadable !== true) print(result.groups);
-  } else renderReportedRun(io, result.run, flags, print);
+    return;
+  }
+  renderReportedRun(io, result.run, flags, print);
+  const project = result.run.run.outcome?.project;
+  if (flags.trace !== undefined && project?.record) {
+    await writeTraceFile(flags.trace, project.record, {
+      cwd: io.cwd,
+      stable: flags.stable === true,
+      registry: project.registry,
+    });
+  }
 }
 
 /** What `get` asks for: a type (or several, `vm,host`) and its ids. */
