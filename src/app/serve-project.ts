@@ -109,7 +109,10 @@ export interface ApplyCounts {
 export interface ServedProject {
   /** The session it runs on: the same path as apply, check, watch and explain. */
   readonly session: ProjectSession;
-  /** The manifest paths served: those given, or (given none) those the config names. */
+  /**
+   * The paths served: the manifests' (those given, or given none those the config names) and the
+   * definitions' (`--definitions`, or the config's `definitionFiles`).
+   */
   readonly files: readonly string[];
   /** The project's scripts the config loaded: itself and the modules it imports. */
   readonly scripts: readonly string[];
@@ -363,7 +366,8 @@ export async function serveProject(
     await manager.start();
     return {
       session,
-      files: resolved.files,
+      // `--watch` watches them: a changed definition starts the runtime again.
+      files: [...resolved.files, ...(resolved.definitionPaths ?? [])],
       scripts: config?.sources ?? (config === undefined ? [] : [config.file]),
       project,
       manager,

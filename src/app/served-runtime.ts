@@ -104,7 +104,7 @@ export interface RuntimeFault {
 export type ServeStart =
   | {
       readonly kind: 'started';
-      /** The manifest paths served: those given, or those the config names. */
+      /** The paths served (`ServedProject.files`): the manifests' and the definitions'. */
       readonly files: readonly string[];
       /** The project's scripts the config loaded (itself, the modules it imports). */
       readonly scripts: readonly string[];

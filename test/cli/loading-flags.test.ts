@@ -109,6 +109,20 @@ describe('cosi run takes the loading flags', () => {
     await served(['-f', 'manifests', '--definitions', 'crds']);
   }, 120_000);
 
+  it('--definitions with --watch: a changed CRD starts the controllers again, its schema checked', async () => {
+    await writeFile(path.join(dir, 'manifests', 'shop.yaml'), webApp(2));
+    await served(['-f', 'manifests', '--definitions', 'crds', '--watch']);
+    const crd = path.join(dir, 'crds', 'apps.yaml');
+    const text = await readFile(crd, 'utf8');
+    expect(text).toContain('minimum: 1, default: 2');
+    // A CRD the manifests break: said, and the last good ones keep running.
+    await writeFile(crd, text.replace('minimum: 1, default: 2', 'minimum: 3, default: 3'));
+    await running?.waitForLine(/shop\.yaml:7:\d+: .*greater than or equal to 3/, 30_000);
+    // One they pass: the controllers start again on it.
+    await writeFile(crd, text.replace('minimum: 1, default: 2', 'minimum: 2, default: 2'));
+    await running?.waitForLine(/the manifests' definitions changed/, 30_000);
+  }, 120_000);
+
   it('--kubernetes-version: the built-in kinds of that release', async () => {
     await writeFile(path.join(dir, 'manifests', 'gpu.yaml'), DEVICE_CLASS);
     const older = await runCosi(['run', '-f', 'manifests', '--kubernetes-version', '1.33'], dir);
