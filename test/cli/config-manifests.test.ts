@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCosi } from '../support/cosi-process.js';
 import { cli } from './run-cli.js';
 
 let dir: string;
@@ -131,5 +132,25 @@ describe('the manifests a config names', { timeout: 60_000 }, () => {
     expect(get.code).toBe(2);
     expect(get.stderr).toContain('no manifests given: pass -f <path>');
     expect(get.stderr).toContain("or name them in cosi.config.ts (manifests: ['manifests/'])");
+  });
+});
+
+describe('an empty -f (a variable left unset)', { timeout: 60_000 }, () => {
+  it('is said by run and diff as by apply, not replaced by the manifests the config names', async () => {
+    await project(`{ manifests: ['manifests'] }`, {
+      'manifests/defs.yaml': VM_DEFINITION,
+      'manifests/vms.yaml': vm('web-1', 2),
+    });
+    const said = 'an empty path ("") names no file or directory';
+    const applied = await cli(['apply', '-f', ''], { cwd: dir });
+    expect(applied.stdout + applied.stderr).toContain(said);
+    // Refused as the manifests are read: the state is never opened.
+    const diffed = await cli(['diff', '-f', '', '--state', 'etcd://127.0.0.1:1'], { cwd: dir });
+    expect(diffed.code).toBe(2);
+    expect(diffed.stderr).toContain(said);
+    const run = await runCosi(['run', '-f', ''], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(said);
+    expect(run.stderr).not.toContain('applied');
   });
 });

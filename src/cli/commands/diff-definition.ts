@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addLoadingOptions } from '../loading-options.js';
-import { addPathArguments, outputOption, quietOption } from '../options.js';
+import { addPathArguments, collectPaths, outputOption, quietOption } from '../options.js';
 import { requestTimeoutOption } from '../state-option.js';
 
 /** `cosi diff -o` formats. */
@@ -31,11 +31,8 @@ export function defineDiff(): Command {
     );
   addPathArguments(command).option(
     '-f, --file <path>',
-    'manifest file, directory or glob (repeatable, or comma-separated)',
-    (value: string, previous: string[] | undefined) => [
-      ...(previous ?? []),
-      ...value.split(',').filter((p) => p !== ''),
-    ],
+    'manifest file, directory or glob; - for the standard input (repeatable, or comma-separated)',
+    collectPaths,
   );
   addLoadingOptions(command)
     // Required, but said by `diff` itself: commander says a missing mandatory option before an

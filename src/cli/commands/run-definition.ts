@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addLoadingOptions } from '../loading-options.js';
-import { addPathArguments } from '../options.js';
+import { addPathArguments, collectPaths } from '../options.js';
 
 /** `cosi run`: its commander definition. */
 export function defineRun(): Command {
@@ -30,11 +30,8 @@ export function defineRun(): Command {
     );
   addPathArguments(command).option(
     '-f, --file <path>',
-    'manifest file or directory (repeatable, or comma-separated)',
-    (value: string, previous: string[] | undefined) => [
-      ...(previous ?? []),
-      ...value.split(',').filter((p) => p !== ''),
-    ],
+    'manifest file, directory or glob (repeatable, or comma-separated)',
+    collectPaths,
   );
   addLoadingOptions(command)
     .option('--state <url>', 'the state: memory, or etcd://HOST:PORT[/prefix]', 'memory')
