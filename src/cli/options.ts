@@ -62,12 +62,17 @@ export function addProjectOptions(command: Command): Command {
     .option('--max-writes <n>', 'write bound of the run (default: 50 per resource, at least 10000)')
     .option('--no-color', 'never color the output')
     .addOption(quietOption())
-    .option('-v, --verbose', 'print controller logs to stderr');
+    .addOption(verboseOption());
 }
 
 /** `-q`: the same flag on every command that prints a summary. */
 export function quietOption(): Option {
   return new Option('-q, --quiet', 'print no summary');
+}
+
+/** `-v`: the same flag on every command that runs the project's controllers to an end. */
+export function verboseOption(): Option {
+  return new Option('-v, --verbose', 'print controller logs to stderr');
 }
 
 /** `-o` with the given formats. */

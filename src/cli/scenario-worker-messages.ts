@@ -1,5 +1,6 @@
 import type { ScenarioResult } from '../testing/scenario/run-scenario-files.js';
 import type { Scenario } from '../testing/scenario/scenario.js';
+import type { LogRecord } from '../engine/runtime/logger.js';
 
 /**
  * What crosses between `cosi test` and the worker that runs its scenarios: the scenarios (plain
@@ -10,10 +11,14 @@ export interface ScenarioWorkerData {
   /** `--timeout`, ms. */
   readonly timeout?: number;
   readonly scenarios: readonly Scenario[];
+  /** `-v`: each controller log record is sent back as it is written. */
+  readonly verbose?: boolean;
 }
 
 export type FromScenarioWorker =
-  { readonly kind: 'scenario'; readonly result: ScenarioResult } | { readonly kind: 'done' };
+  | { readonly kind: 'scenario'; readonly result: ScenarioResult }
+  | { readonly kind: 'log'; readonly record: LogRecord }
+  | { readonly kind: 'done' };
 
 /**
  * The heartbeat mark of step `step` (`-1`: the scenario's start) of the `index`th scenario: one

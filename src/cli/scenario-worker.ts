@@ -35,6 +35,7 @@ await withProcessExitGuard(async () => {
       cwd: data.cwd,
       ...(data.timeout === undefined ? {} : { timeout: data.timeout }),
       monitor,
+      ...(data.verbose === true ? { onLog: (record) => post({ kind: 'log', record }) } : {}),
       onStep: (step) => {
         monitor.mark(stepMark(index, step, stride));
       },

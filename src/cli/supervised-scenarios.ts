@@ -1,3 +1,4 @@
+import type { LogRecord } from '../engine/runtime/logger.js';
 import { startProjectWorker } from '../app/project-worker.js';
 import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
@@ -19,16 +20,25 @@ import {
  * (the config's own loop: a scenario that cannot run); the scenarios after it run in a new
  * worker.
  */
-export function supervisedScenarioRunner(cwd: string, timeout?: number): ScenarioRunner {
+export function supervisedScenarioRunner(
+  cwd: string,
+  timeout?: number,
+  /** `-v`: the controllers' logs, sent by the worker as they are written. */
+  onLog?: (record: LogRecord) => void,
+): ScenarioRunner {
   return async (scenarios) => {
     const results: ScenarioResult[] = [];
     while (results.length < scenarios.length) {
       const rest = scenarios.slice(results.length);
-      const { got, fault, mark } = await runInWorker({
-        cwd,
-        scenarios: rest,
-        ...(timeout === undefined ? {} : { timeout }),
-      });
+      const { got, fault, mark } = await runInWorker(
+        {
+          cwd,
+          scenarios: rest,
+          ...(timeout === undefined ? {} : { timeout }),
+          ...(onLog === undefined ? {} : { verbose: true }),
+        },
+        onLog,
+      );
       results.push(...got);
       if (fault === undefined) break;
       const scenario = rest[got.length];
@@ -45,6 +55,7 @@ export function supervisedScenarioRunner(cwd: string, timeout?: number): Scenari
 /** One worker's run: the results it sent, and the fault that stopped it before its end. */
 async function runInWorker(
   data: ScenarioWorkerData,
+  onLog: ((record: LogRecord) => void) | undefined,
 ): Promise<{ got: ScenarioResult[]; fault?: WorkerFault; mark?: number }> {
   const got: ScenarioResult[] = [];
   // Set by the worker's last message.
@@ -56,6 +67,7 @@ async function runInWorker(
     onMessage: (raw) => {
       const message = raw as FromScenarioWorker;
       if (message.kind === 'scenario') got.push(message.result);
+      else if (message.kind === 'log') onLog?.(message.record);
       else {
         finished.done = true;
         // Whatever the project's code left open (timers, sockets) goes with the worker.

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { CHECK_REPORT_FORMATS } from '../render/check/check-formats.js';
-import { collectPaths, outputOption } from '../options.js';
+import { collectPaths, outputOption, verboseOption } from '../options.js';
 
 /** `cosi test`: its commander definition. */
 export function defineTest(): Command {
@@ -32,6 +32,7 @@ export function defineTest(): Command {
       'virtual-time bound of each convergence, and wall time a controller may run without yielding or wait on nothing (e.g. 5s; at most 60s of wall time)',
     )
     .option('--no-color', 'never color the output')
+    .addOption(verboseOption())
     .addHelpText(
       'after',
       `

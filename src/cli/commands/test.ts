@@ -1,5 +1,6 @@
 import type { CheckResult } from '../../app/check/check-result.js';
 import { caseFailed } from '../../app/check/check-result.js';
+import type { LogRecord } from '../../engine/runtime/logger.js';
 import { runScenarioFiles } from '../../testing/scenario/run-scenario-files.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -20,6 +21,8 @@ export interface TestFlags {
   timeout?: string;
   /** `--name`: a regular expression the names of the scenarios to run match. */
   name?: string;
+  /** `-v`: the controllers' logs to stderr. */
+  verbose?: boolean;
 }
 
 /** `cosi test [PATH...]`: run the scenario files, report each step. */
@@ -37,15 +40,19 @@ export async function test(
   parseFormat(flags.output, CHECK_REPORT_FORMATS);
   const timeout =
     flags.timeout === undefined ? undefined : parseDuration(flags.timeout, '--timeout');
+  // -v: the controllers' logs to stderr, as apply -v writes them (the renderer loaded only then).
+  const formatLog = flags.verbose ? (await import('../render/logs.js')).formatLog : undefined;
+  const onLog = formatLog && ((record: LogRecord) => io.stderr.write(formatLog(record)));
   // The scenarios' projects run in a worker thread the main thread supervises.
   const runner = io.isolateUserCode
-    ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout)
+    ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout, onLog)
     : undefined;
   const name = flags.name === undefined ? undefined : namePattern(flags.name);
   const run = await runScenarioFiles(scenarioPaths(paths, flags), {
     cwd: io.cwd,
     ...(name === undefined ? {} : { name }),
     ...(timeout === undefined ? {} : { timeout }),
+    ...(onLog ? { onLog } : {}),
     ...(runner ? { runner } : {}),
   });
   const exitCode = run.broken

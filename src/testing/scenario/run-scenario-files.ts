@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { LogRecord } from '../../engine/runtime/logger.js';
 import type { CheckCase, CheckCode, CheckResult } from '../../app/check/check-result.js';
 import { displayPath } from '../../app/display-path.js';
 import type { Finding } from '../../loaders/finding.js';
@@ -31,6 +32,8 @@ export interface RunScenarioFilesOptions {
   readonly timeout?: number;
   /** `cosi test --name`: only the scenarios whose name it matches run (and are reported). */
   readonly name?: RegExp;
+  /** `cosi test -v`: the controllers' logs, for the default runner. */
+  readonly onLog?: (record: LogRecord) => void;
   /** Default: in this thread, with {@link runScenario}. */
   readonly runner?: ScenarioRunner;
 }
@@ -42,7 +45,13 @@ export interface RunScenarioFilesOptions {
  */
 export async function runScenarioFiles(
   paths: readonly string[],
-  { cwd, timeout, name, runner = inThisThread(cwd, timeout) }: RunScenarioFilesOptions,
+  {
+    cwd,
+    timeout,
+    name,
+    onLog,
+    runner = inThisThread(cwd, timeout, onLog),
+  }: RunScenarioFilesOptions,
 ): Promise<ScenarioRun> {
   const found = await findScenarioFiles(paths, cwd);
   const cases: CheckCase[] = [];
@@ -135,13 +144,18 @@ export async function runScenarioFiles(
   return { result: { cases, strict: false }, broken, scenarios };
 }
 
-function inThisThread(cwd: string, timeout: number | undefined): ScenarioRunner {
+function inThisThread(
+  cwd: string,
+  timeout: number | undefined,
+  onLog: ((record: LogRecord) => void) | undefined,
+): ScenarioRunner {
   return async (all) => {
     const results: ScenarioResult[] = [];
     for (const scenario of all) {
       const outcome = await runScenario(scenario, {
         cwd,
         ...(timeout === undefined ? {} : { timeout }),
+        ...(onLog === undefined ? {} : { onLog }),
       });
       results.push(scenarioResult(outcome));
     }

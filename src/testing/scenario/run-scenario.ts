@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { LogRecord } from '../../engine/runtime/logger.js';
 import { displayPath } from '../../app/display-path.js';
 import { maskChangedValues, maskedDocumentFields } from '../../app/masked-values.js';
 import { toDocument } from '../../app/output-document.js';
@@ -84,6 +85,8 @@ export interface RunScenarioOptions {
   readonly monitor?: UserCodeMonitor;
   /** Told before the scenario starts (`-1`: its config, manifests, first convergence) and each step (its index). */
   readonly onStep?: (step: number) => void;
+  /** The controllers' logs (`cosi test -v`). */
+  readonly onLog?: (record: LogRecord) => void;
 }
 
 /**
@@ -119,6 +122,7 @@ export async function runScenario(
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
         // The CLI's bound on a controller stuck waiting, not a test runner's: --timeout, 60 s.
         stallTimeout: userCodeWait(options.timeout),
+        ...(options.onLog !== undefined ? { onLog: options.onLog } : {}),
       },
       config,
       options.monitor,
