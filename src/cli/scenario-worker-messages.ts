@@ -13,6 +13,8 @@ export interface ScenarioWorkerData {
   readonly scenarios: readonly Scenario[];
   /** `-v`: each controller log record is sent back as it is written. */
   readonly verbose?: boolean;
+  /** `--config`, absolute: the config of the scenarios that name none. */
+  readonly config?: string;
 }
 
 export type FromScenarioWorker =

@@ -34,6 +34,7 @@ await withProcessExitGuard(async () => {
     const outcome = await runScenario(scenario, {
       cwd: data.cwd,
       ...(data.timeout === undefined ? {} : { timeout: data.timeout }),
+      ...(data.config === undefined ? {} : { config: data.config }),
       monitor,
       ...(data.verbose === true ? { onLog: (record) => post({ kind: 'log', record }) } : {}),
       onStep: (step) => {

@@ -25,6 +25,8 @@ export function supervisedScenarioRunner(
   timeout?: number,
   /** `-v`: the controllers' logs, sent by the worker as they are written. */
   onLog?: (record: LogRecord) => void,
+  /** `--config`, absolute: the config of the scenarios that name none. */
+  config?: string,
 ): ScenarioRunner {
   return async (scenarios) => {
     const results: ScenarioResult[] = [];
@@ -36,6 +38,7 @@ export function supervisedScenarioRunner(
           scenarios: rest,
           ...(timeout === undefined ? {} : { timeout }),
           ...(onLog === undefined ? {} : { verbose: true }),
+          ...(config === undefined ? {} : { config }),
         },
         onLog,
       );

@@ -26,6 +26,10 @@ export function defineTest(): Command {
       '--name <pattern>',
       'run only the scenarios whose name matches this regular expression (unanchored); one that matches none is a usage error',
     )
+    .option(
+      '--config <path>',
+      "project config, or a directory holding one, of the scenarios that name none (a scenario's config: wins; default: cosi.config.{ts,mts,js,mjs} next to its manifests or above it)",
+    )
     .addOption(outputOption(CHECK_REPORT_FORMATS, 'text'))
     .option(
       '--timeout <duration>',

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../../app/check/check-result.js';
 import { caseFailed } from '../../app/check/check-result.js';
+import * as path from 'node:path';
 import type { LogRecord } from '../../engine/runtime/logger.js';
 import { runScenarioFiles } from '../../testing/scenario/run-scenario-files.js';
 import type { CliCommand, CommandResult } from '../command.js';
@@ -23,6 +24,8 @@ export interface TestFlags {
   name?: string;
   /** `-v`: the controllers' logs to stderr. */
   verbose?: boolean;
+  /** `--config`: the config of the scenarios that name none. */
+  config?: string;
 }
 
 /** `cosi test [PATH...]`: run the scenario files, report each step. */
@@ -40,12 +43,18 @@ export async function test(
   parseFormat(flags.output, CHECK_REPORT_FORMATS);
   const timeout =
     flags.timeout === undefined ? undefined : parseDuration(flags.timeout, '--timeout');
+  const config = flags.config === undefined ? undefined : path.resolve(io.cwd, flags.config);
   // -v: the controllers' logs to stderr, as apply -v writes them (the renderer loaded only then).
   const formatLog = flags.verbose ? (await import('../render/logs.js')).formatLog : undefined;
   const onLog = formatLog && ((record: LogRecord) => io.stderr.write(formatLog(record)));
   // The scenarios' projects run in a worker thread the main thread supervises.
   const runner = io.isolateUserCode
-    ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout, onLog)
+    ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(
+        io.cwd,
+        timeout,
+        onLog,
+        config,
+      )
     : undefined;
   const name = flags.name === undefined ? undefined : namePattern(flags.name);
   const run = await runScenarioFiles(scenarioPaths(paths, flags), {
@@ -53,6 +62,7 @@ export async function test(
     ...(name === undefined ? {} : { name }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(onLog ? { onLog } : {}),
+    ...(config === undefined ? {} : { config }),
     ...(runner ? { runner } : {}),
   });
   const exitCode = run.broken

@@ -32,6 +32,8 @@ export interface RunScenarioFilesOptions {
   readonly timeout?: number;
   /** `cosi test --name`: only the scenarios whose name it matches run (and are reported). */
   readonly name?: RegExp;
+  /** `cosi test --config`, absolute: the config of the scenarios that name none. */
+  readonly config?: string;
   /** `cosi test -v`: the controllers' logs, for the default runner. */
   readonly onLog?: (record: LogRecord) => void;
   /** Default: in this thread, with {@link runScenario}. */
@@ -49,8 +51,9 @@ export async function runScenarioFiles(
     cwd,
     timeout,
     name,
+    config,
     onLog,
-    runner = inThisThread(cwd, timeout, onLog),
+    runner = inThisThread(cwd, timeout, onLog, config),
   }: RunScenarioFilesOptions,
 ): Promise<ScenarioRun> {
   const found = await findScenarioFiles(paths, cwd);
@@ -148,6 +151,7 @@ function inThisThread(
   cwd: string,
   timeout: number | undefined,
   onLog: ((record: LogRecord) => void) | undefined,
+  config: string | undefined,
 ): ScenarioRunner {
   return async (all) => {
     const results: ScenarioResult[] = [];
@@ -156,6 +160,7 @@ function inThisThread(
         cwd,
         ...(timeout === undefined ? {} : { timeout }),
         ...(onLog === undefined ? {} : { onLog }),
+        ...(config === undefined ? {} : { config }),
       });
       results.push(scenarioResult(outcome));
     }

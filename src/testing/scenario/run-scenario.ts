@@ -87,6 +87,8 @@ export interface RunScenarioOptions {
   readonly onStep?: (step: number) => void;
   /** The controllers' logs (`cosi test -v`). */
   readonly onLog?: (record: LogRecord) => void;
+  /** `cosi test --config`, absolute: the config of a scenario that names none. */
+  readonly config?: string;
 }
 
 /**
@@ -208,15 +210,21 @@ export async function runScenario(
   return { scenario, steps, broken, startMs };
 }
 
-/** The scenario's `config`, or the one the CLI would find from its manifests and its directory. */
+/**
+ * The scenario's `config`, else `cosi test --config`'s, else the one the CLI would find from its
+ * manifests and its directory.
+ */
 async function scenarioConfig(
   scenario: Scenario,
-  { cwd, timeout, monitor }: RunScenarioOptions,
+  { cwd, timeout, monitor, config }: RunScenarioOptions,
 ): Promise<LoadedConfig | undefined> {
   const bounds = {
     ...(timeout !== undefined ? { timeout } : {}),
     ...(monitor !== undefined ? { monitor } : {}),
   };
+  if (scenario.config === undefined && config !== undefined) {
+    return loadProjectConfig({ files: [], config, configOption: '--config', cwd, ...bounds });
+  }
   return loadProjectConfig(
     scenario.config !== undefined
       ? { files: [], config: scenario.config, cwd, ...bounds }
