@@ -176,3 +176,39 @@ describe('get --trace', () => {
     expect(watched.stderr).toContain('cosi: --trace: records one run of the project');
   });
 });
+
+describe('explain --trace', () => {
+  it('writes the run that explains the resource, as apply --trace records it', async () => {
+    const dir = await temporaryDirectory('cosi-trace-explain-');
+    const file = path.join(dir, 'trace.json');
+    const explained = await cli([
+      'explain',
+      'vm',
+      'web-1',
+      '-f',
+      'fixtures/vm-network',
+      '--stable',
+      '--trace',
+      file,
+    ]);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toContain('web-1');
+    const trace = JSON.parse(await readFile(file, 'utf8')) as ChromeTrace;
+    const applied = await traceOf(['apply', '-f', 'fixtures/vm-network', '--stable']);
+    expect(slices(trace).map((s) => s.name)).toEqual(slices(applied.trace).map((s) => s.name));
+  });
+
+  it("is refused with a type's documentation, which runs nothing", async () => {
+    const dir = await temporaryDirectory('cosi-trace-explain-');
+    const r = await cli([
+      'explain',
+      'vm',
+      '-f',
+      'fixtures/vm-network',
+      '--trace',
+      path.join(dir, 't.json'),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cosi: --trace: records the run that explains a resource');
+  });
+});

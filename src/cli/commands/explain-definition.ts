@@ -5,6 +5,7 @@
 import { DEFAULT_LINEAGE_DEPTH, MAX_LINEAGE_DEPTH } from '../../app/explain/lineage-depth.js';
 import { Command } from 'commander';
 import { addProjectOptions, outputOption } from '../options.js';
+import { addTraceOption } from '../trace-file.js';
 import { EXPLAIN_FORMATS } from '../render/explain/explain-formats.js';
 
 /** `cosi explain`: its commander definition. */
@@ -32,7 +33,7 @@ export function defineExplain(): Command {
       'resource type or alias (a Kubernetes kind too), TYPE/ID, or TYPE.field.path',
     )
     .argument('[id]', 'resource id');
-  addProjectOptions(command)
+  addTraceOption(addProjectOptions(command))
     .addOption(
       outputOption([...EXPLAIN_FORMATS.filter((f) => f !== 'dot'), 'dot (a resource)'], 'tree'),
     )

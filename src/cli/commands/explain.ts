@@ -28,13 +28,14 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
 import { convergeAndSelect } from './converge-and-select.js';
+import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import {
   renderReportedRun,
   type ConvergedOutcome,
   type ReportedRun,
 } from '../render/reported-run.js';
 
-export interface ExplainFlags extends CommonFlags {
+export interface ExplainFlags extends CommonFlags, TraceFlags {
   output: string;
   namespace?: string;
   depth?: string;
@@ -88,9 +89,17 @@ export async function explain(
   flags: ExplainFlags,
 ): Promise<CommandResult<ExplainResult>> {
   if (idArgument === undefined && !typeArgument.includes('/') && flags.whyNot !== true) {
+    if (flags.trace !== undefined) {
+      throw new CliError(
+        `--trace: records the run that explains a resource; explain ${typeArgument} documents a type and runs nothing`,
+      );
+    }
     return explainField(io, typeArgument, flags);
   }
   refuseFieldFlags(flags);
+  if (flags.trace !== undefined) {
+    await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
+  }
   parseFormat(flags.output, EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
@@ -136,14 +145,17 @@ export async function explain(
   return { exitCode: absent ? EXIT.findings : run.exitCode, result: { kind: 'resource', run } };
 }
 
-/** The explanation (or the field's documentation) to stdout; notes, findings and the report to stderr. */
-export function renderExplain(
+/**
+ * The explanation (or the field's documentation) to stdout; notes, findings and the report to
+ * stderr; then the `--trace` file.
+ */
+export async function renderExplain(
   io: CliIo,
   { result }: CommandResult<ExplainResult>,
   _type: string,
   _id: string | undefined,
   flags: ExplainFlags,
-): void {
+): Promise<void> {
   if (result.kind === 'field') {
     if (result.errors.length > 0) {
       io.stderr.write(renderFindings(result.errors, createColors(useColor(io, flags.color))));
@@ -168,6 +180,14 @@ export function renderExplain(
     }
     io.stdout.write(renderExplanation(explanation, format, { stable: flags.stable === true }));
   });
+  const project = result.run.run.outcome?.project;
+  if (flags.trace !== undefined && project?.record) {
+    await writeTraceFile(flags.trace, project.record, {
+      cwd: io.cwd,
+      stable: flags.stable === true,
+      registry: project.registry,
+    });
+  }
 }
 
 /** The flags of a type's fields mean nothing for a resource: said, not ignored. */
