@@ -212,3 +212,37 @@ describe('explain --trace', () => {
     expect(r.stderr).toContain('cosi: --trace: records the run that explains a resource');
   });
 });
+
+describe('graph --trace', () => {
+  it('writes the run of graph --resources, as apply --trace records it', async () => {
+    const dir = await temporaryDirectory('cosi-trace-graph-');
+    const file = path.join(dir, 'trace.json');
+    const drawn = await cli([
+      'graph',
+      '-f',
+      'fixtures/vm-network',
+      '--resources',
+      '--stable',
+      '--trace',
+      file,
+    ]);
+    expect(drawn.code).toBe(0);
+    expect(drawn.stdout).toContain('web-1');
+    const trace = JSON.parse(await readFile(file, 'utf8')) as ChromeTrace;
+    const applied = await traceOf(['apply', '-f', 'fixtures/vm-network', '--stable']);
+    expect(slices(trace).map((s) => s.name)).toEqual(slices(applied.trace).map((s) => s.name));
+  });
+
+  it('is refused where nothing runs: the controller graph alone, --state', async () => {
+    const dir = await temporaryDirectory('cosi-trace-graph-');
+    const file = path.join(dir, 't.json');
+    for (const args of [
+      ['-f', 'fixtures/vm-network'],
+      ['--resources', '--state', 'memory'],
+    ]) {
+      const r = await cli(['graph', ...args, '--trace', file]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('cosi: --trace: records the run of graph --resources');
+    }
+  });
+});

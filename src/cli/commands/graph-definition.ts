@@ -10,6 +10,7 @@ import {
   collectTypes,
   outputOption,
 } from '../options.js';
+import { addTraceOption } from '../trace-file.js';
 import { GRAPH_FORMATS } from '../render/graph/graph-formats.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
 import { DEFAULT_MAX_NODES } from '../graph-node-limit.js';
@@ -48,7 +49,7 @@ export function defineGraph(): Command {
         'resources: minutes): -o svg refuses a graph of more than --max-nodes nodes ' +
         '(default 1000; exit 2); cut a large graph with --focus, -t or -c, or write -o dot.',
     );
-  addProjectOptions(addPathArguments(command))
+  addTraceOption(addProjectOptions(addPathArguments(command)))
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
     .option('--resources', 'converge, then show the resource instances and their lineage')
     .addOption(stateOption())

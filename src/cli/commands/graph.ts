@@ -21,12 +21,13 @@ import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../render/graph/re
 import { mermaidSizeWarning } from '../render/graph/mermaid-limits.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { convergeAndSelect } from './converge-and-select.js';
+import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { readStateFlag } from '../state-option.js';
 import { checkNodeLimit, parseMaxNodes } from '../graph-node-limit.js';
 import { drawnNodeCount } from '../render/graph/drawn-nodes.js';
 import { plural } from '../render/plural.js';
 
-export interface GraphFlags extends CommonFlags {
+export interface GraphFlags extends CommonFlags, TraceFlags {
   output: string;
   resources?: boolean;
   /** With --resources: the instances from a running system's state instead of a run. */
@@ -84,6 +85,15 @@ export async function graph(
   const depth = parseDepth(flags);
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
+  }
+  if (flags.trace !== undefined) {
+    // Only --resources (or --focus) runs the project here; --state reads one that runs elsewhere.
+    if (flags.state !== undefined || !(flags.resources || flags.focus !== undefined)) {
+      throw new CliError(
+        '--trace: records the run of graph --resources (or --focus), without --state: nothing else runs the project',
+      );
+    }
+    await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
   }
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const state = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
@@ -221,6 +231,14 @@ export async function renderGraphResult(
     const text = data ? await renderGraph(data, format) : '';
     renderReportedRun(io, result.run, flags, () => io.stdout.write(text));
     if (data) warnOfSize(io, data, format, text);
+    const project = result.run.run.outcome?.project;
+    if (flags.trace !== undefined && project?.record) {
+      await writeTraceFile(flags.trace, project.record, {
+        cwd: io.cwd,
+        stable: flags.stable === true,
+        registry: project.registry,
+      });
+    }
     return;
   }
   io.stderr.write(
