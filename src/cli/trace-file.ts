@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { RunRecord } from '../engine/record/run-record.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 
-/** `--trace FILE`, as `apply`, `get`, `explain`, `graph`, `check` and `watch` take it. */
+/** `--trace FILE`, as `apply`, `get`, `explain`, `graph`, `check`, `report` and `watch` take it. */
 export interface TraceFlags {
   trace?: string;
 }

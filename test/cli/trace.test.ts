@@ -246,3 +246,27 @@ describe('graph --trace', () => {
     }
   });
 });
+
+describe('report --trace', () => {
+  it('writes the run the page reports, as check --trace does, beside the page', async () => {
+    const dir = await temporaryDirectory('cosi-trace-report-');
+    const file = path.join(dir, 'trace.json');
+    const page = path.join(dir, 'report.html');
+    const reported = await cli([
+      'report',
+      '-f',
+      'fixtures/vm-network',
+      '-o',
+      page,
+      '--stable',
+      '--trace',
+      file,
+    ]);
+    expect(reported.code).toBe(0);
+    expect(await readFile(page, 'utf8')).toContain('<html');
+    const trace = JSON.parse(await readFile(file, 'utf8')) as ChromeTrace;
+    const checked = await traceOf(['check', '-f', 'fixtures/vm-network', '--stable']);
+    expect(slices(trace).map((s) => s.name)).toEqual(slices(checked.trace).map((s) => s.name));
+    expect(slices(trace).map((s) => s.name)).toContain('VMs.example.org(default/web-1)');
+  });
+});

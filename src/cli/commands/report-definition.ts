@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collectList } from '../options.js';
+import { addTraceOption } from '../trace-file.js';
 
 /** `cosi report`: its commander definition. */
 export function defineReport(): Command {
@@ -19,7 +20,7 @@ export function defineReport(): Command {
         'The verdict, findings and graph read without JavaScript. `cosi check --report FILE` ' +
         'writes the same page beside its usual output.',
     );
-  addProjectOptions(addPathArguments(command))
+  addTraceOption(addProjectOptions(addPathArguments(command)))
     .option(
       '-o, --output <file>',
       'the HTML file to write; - for the standard output',

@@ -4,6 +4,7 @@ import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { renderReportHtml, writeReportFile } from '../report-file.js';
 import { check, type CheckCommandResult, type CheckFlags } from './check.js';
+import { writeTraceFile } from '../trace-file.js';
 
 export interface ReportCommandFlags extends Omit<CheckFlags, 'output' | 'report'> {
   /** The HTML file; `-`: the standard output. */
@@ -38,7 +39,10 @@ export async function report(
   return check(io, paths, { ...flags, output: 'text', report: flags.output });
 }
 
-/** Writes the page (to stdout for `-`), then says where on stderr, with the verdict. */
+/**
+ * Writes the `--trace` file, then the page (to stdout for `-`), then says where on stderr, with
+ * the verdict.
+ */
 export async function renderReport(
   io: CliIo,
   { result }: CommandResult<CheckCommandResult>,
@@ -46,6 +50,13 @@ export async function renderReport(
   flags: ReportCommandFlags,
 ): Promise<void> {
   if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
+  if (flags.trace !== undefined && result.record) {
+    await writeTraceFile(flags.trace, result.record, {
+      cwd: io.cwd,
+      stable: flags.stable === true,
+      ...(result.registry ? { registry: result.registry } : {}),
+    });
+  }
   const data = result.report;
   if (!data) return;
   if (flags.output === '-') {
