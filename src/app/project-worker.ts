@@ -1,12 +1,16 @@
 import * as path from 'node:path';
 import type { Transferable } from 'node:worker_threads';
-import { frameInProject } from '../loaders/stack-frames.js';
+import { frameInProject, type StackFrame } from '../loaders/stack-frames.js';
+import { placeStuckCode } from './stuck-code-place.js';
 import { displayPath } from './display-path.js';
 import { heartbeatReader } from './user-code-heartbeat.js';
 import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from './worker-launch.js';
 import { toError } from '../engine/errors.js';
 import { messageOfThrown, ThrownValueError } from '../engine/thrown-value.js';
 import type { UserCodeSite } from './user-code-site.js';
+
+/** Wall ms a stuck worker is looked into for where it is (see `stuck-code-place.ts`), at most. */
+const STUCK_PLACE_WAIT = 3_000;
 
 /** What a project worker is started with: its module, its data and its bounds. */
 export type ProjectWorkerOptions = WorkerToSupervise & {
@@ -53,7 +57,13 @@ export type WorkerToSupervise =
  */
 export type WorkerEnd = (
   | { readonly kind: 'exited'; readonly code: number; readonly site?: UserCodeSite }
-  | { readonly kind: 'stuck'; readonly site: UserCodeSite; readonly waited: number }
+  | {
+      readonly kind: 'stuck';
+      readonly site: UserCodeSite;
+      readonly waited: number;
+      /** Where in the project's files it was running (display path), when that could be read. */
+      readonly at?: StackFrame;
+    }
   | { readonly kind: 'out-of-memory'; readonly site?: UserCodeSite; readonly heapMb: number }
   | {
       /** It posted a message of cosi's kinds that this side could not read (why, in one line). */
@@ -171,14 +181,32 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
       return;
     // Terminated once: each call of `terminate` waits on the worker's exit with a listener of
     // its own, and a worker stuck in a loop may take a while to stop on a busy machine.
-    fault = {
+    const stuck = {
       kind: 'stuck',
       site: reading.site,
       waited: now - seqSince,
       ...(reading.config === undefined ? {} : { config: reading.config }),
       ...(reading.mark === undefined ? {} : { mark: reading.mark }),
-    };
-    void worker.terminate();
+    } as const;
+    fault = stuck;
+    // Where the loop is, read from the paused worker: the heartbeat's site is only the last
+    // reconcile that started, and others may have been in flight.
+    const config = reading.config;
+    void (
+      config === undefined
+        ? Promise.resolve(undefined)
+        : placeStuckCode(worker, path.dirname(path.resolve(config)), STUCK_PLACE_WAIT)
+    ).then((place) => {
+      if (place?.at !== undefined) {
+        const { at, pointer } = place;
+        const site =
+          pointer !== undefined && stuck.site.kind === 'reconcile'
+            ? { ...stuck.site, pointer }
+            : stuck.site;
+        fault = { ...stuck, site, at: { ...at, file: displayPath(process.cwd(), at.file) } };
+      }
+      void worker.terminate();
+    });
   }, options.pollMs ?? 100);
   const ended = new Promise<WorkerEnd>((resolve) => {
     launched.take({

@@ -32,7 +32,7 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
     case 'stuck':
       return {
         kind: kind === 'failed' ? 'stuck' : kind,
-        message: `${capitalized(describeSite(end.site))} was still running after ${formatDuration(end.waited)} without ever yielding (a loop that does not end?): cosi stopped it`,
+        message: `${capitalized(describeSite(end.site))} was still running after ${formatDuration(end.waited)} without ever yielding${end.at ? `, at ${end.at.file}:${end.at.line}:${end.at.col}` : ''} (a loop that does not end?): cosi stopped it`,
         ...about,
       };
     case 'out-of-memory':

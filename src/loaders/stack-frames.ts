@@ -38,7 +38,8 @@ export function errorFrameInProject(error: Error, dir: string): StackFrame | und
   return recorded.find((frame) => isInProject(frame, dir));
 }
 
-function isInProject(frame: StackFrame, dir: string): boolean {
+/** Whether `frame` is in the project's own files: below `dir`, not in `node_modules`. */
+export function isInProject(frame: { readonly file: string }, dir: string): boolean {
   if (frame.file.includes(`${path.sep}node_modules${path.sep}`)) return false;
   const relative = path.relative(dir, frame.file);
   return !relative.startsWith('..') && !path.isAbsolute(relative);

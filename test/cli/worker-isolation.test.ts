@@ -160,6 +160,37 @@ export default defineConfig({ definitions: [VM, Net], controllers: [createTransf
     expect(r.code).toBe(3);
   }, 60_000);
 
+  it('with several reconciles in flight, is named with the resource its loop is on and the line it spins at', async () => {
+    // Three reconciles start (concurrency 3) and each awaits its output's read before its
+    // transform runs: web-1's resumes first and spins, after web-3's started last.
+    await writeFile(
+      path.join(dir, 'three-vms.yaml'),
+      ['web-1', 'web-2', 'web-3']
+        .map((id) => `metadata: { type: VMs.example.org, id: ${id} }\nspec: { cpus: 2 }\n`)
+        .join('---\n'),
+    );
+    const config = `import { createQTransformController } from 'cosi';
+const Net = defineResource<{ cpus: number }>({ type: 'Nets.example.org' });
+export default defineConfig({ definitions: [VM, Net], controllers: [createQTransformController({
+  name: 'NetFromVM', input: VM, output: Net,
+  mapMetadata: (vm) => Net.create(vm.metadata.id),
+  unmapMetadata: (net) => VM.pointer(net.metadata.id),
+  transform: async (_ctx, vm, net) => { net.spec.cpus = vm.spec.cpus; if (vm.metadata.id === 'web-1') for (;;); },
+}, { concurrency: 3 })] });
+`;
+    const lines = (HEADER + config).split('\n');
+    const line = lines.findIndex((text) => text.includes('for (;;)')) + 1;
+    const col = (lines[line - 1] ?? '').indexOf('for (;;)') + 1;
+    const r = await cosi(config, ['check', '-f', 'three-vms.yaml', '--timeout', '3s']);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^three-vms\\.yaml:1:1: error\\[controller-failed\\]: Controller "NetFromVM" \\(on VMs\\.example\\.org\\(default/web-1\\)\\) was still running after 3(\\.\\d+)?s without ever yielding, at cosi\\.config\\.ts:${line}:${col} `,
+        'm',
+      ),
+    );
+    expect(r.code).toBe(3);
+  }, 60_000);
+
   it("in a controller's mapEvent is stopped at --timeout, named with the event's resource", async () => {
     const r = await cosi(
       `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Router', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapEvent: () => { for (;;); }, reconcile: async () => {} } as never] });
