@@ -1,9 +1,7 @@
 import type { Session } from 'node:inspector';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { Pointer } from '../engine/resource/pointer.js';
-import { isInProject, type StackFrame } from '../loaders/stack-frames.js';
+import { isInProject, scriptFile, type StackFrame } from '../loaders/stack-frames.js';
 
 /**
  * Where a worker stuck in the project's code is, read from the worker itself: the innermost
@@ -151,7 +149,7 @@ async function readPlace(
   await send('Debugger.pause');
   const frames = await paused;
   for (const frame of frames) {
-    const file = fileOf(scripts.get(frame.location.scriptId));
+    const file = scriptFile(scripts.get(frame.location.scriptId));
     if (file === undefined || !isInProject({ file }, projectDir)) continue;
     const at = {
       file,
@@ -193,10 +191,4 @@ async function resourceInScope(
     }
   }
   return undefined;
-}
-
-function fileOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  if (url.startsWith('file:')) return fileURLToPath(url);
-  return path.isAbsolute(url) ? url : undefined;
 }

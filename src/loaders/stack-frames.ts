@@ -81,9 +81,18 @@ function toFrame(site: NodeJS.CallSite): StackFrame[] {
   const name = site.getFileName() ?? site.getScriptNameOrSourceURL();
   const line = site.getLineNumber();
   const col = site.getColumnNumber();
-  if (!name || line === null || col === null) return [];
+  const file = scriptFile(name);
+  return file === undefined || line === null || col === null ? [] : [{ file, line, col }];
+}
+
+/**
+ * The file of a script as V8 names it (a path, or a `file:` URL for an ES module); `undefined`
+ * for one that is no file (Node's own `node:` modules, an `eval`).
+ */
+export function scriptFile(name: string | null | undefined): string | undefined {
+  if (!name) return undefined;
   const file = name.startsWith('file:') ? fileURLToPath(name) : name;
-  return path.isAbsolute(file) ? [{ file, line, col }] : [];
+  return path.isAbsolute(file) ? file : undefined;
 }
 
 function stackText(error: Error): string | undefined {
