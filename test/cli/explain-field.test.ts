@@ -76,6 +76,27 @@ describe('cosi explain TYPE.field (no id): the field documentation', () => {
     expect(yaml.stdout).toBe('type: boolean\ndefault: false\n');
   });
 
+  it("takes kubectl's name of its default format, -o plaintext, as the tree, for a field and a resource", async () => {
+    const tree = await cli(['explain', 'certificate.spec', '-f', KUBERNETES]);
+    const plain = await cli(['explain', 'certificate.spec', '-f', KUBERNETES, '-o', 'plaintext']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('FIELD: spec <Object> -required-\n');
+    expect(plain.stdout).toBe(tree.stdout);
+    const resource = await cli([
+      'explain',
+      'vm',
+      'web-1',
+      '-f',
+      'fixtures/vm-network',
+      '-o',
+      'plaintext',
+    ]);
+    expect(resource.code, resource.stderr).toBe(0);
+    const resourceTree = await cli(['explain', 'vm', 'web-1', '-f', 'fixtures/vm-network']);
+    expect(resource.stdout).toBe(resourceTree.stdout);
+    expect(resource.stdout).toContain('web-1');
+  });
+
   it('says which fields exist for an unknown one, with the nearest', async () => {
     const r = await cli(['explain', 'certificate.spec.secretNam', '-f', KUBERNETES]);
     expect(r.code).toBe(2);

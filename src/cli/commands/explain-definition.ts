@@ -35,7 +35,14 @@ export function defineExplain(): Command {
     .argument('[id]', 'resource id');
   addTraceOption(addProjectOptions(command))
     .addOption(
-      outputOption([...EXPLAIN_FORMATS.filter((f) => f !== 'dot'), 'dot (a resource)'], 'tree'),
+      outputOption(
+        [
+          'tree (kubectl: plaintext)',
+          ...EXPLAIN_FORMATS.filter((f) => f !== 'dot' && f !== 'tree'),
+          'dot (a resource)',
+        ],
+        'tree',
+      ),
     )
     .option(
       '-n, --namespace <namespace>',

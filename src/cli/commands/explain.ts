@@ -13,6 +13,7 @@ import { didYouMean } from '../../loaders/did-you-mean.js';
 import { shorten } from '../../loaders/shorten.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
+import { explainOutput } from '../render/explain/explain-formats.js';
 import { FIELD_FORMATS, renderField, type FieldDocument } from '../render/explain/explain-field.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { typeErrorMessage } from '../../app/resource-query.js';
@@ -100,7 +101,7 @@ export async function explain(
   if (flags.trace !== undefined) {
     await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
   }
-  parseFormat(flags.output, EXPLAIN_FORMATS);
+  parseFormat(explainOutput(flags.output), EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
   const run = await convergeAndSelect(
@@ -162,11 +163,13 @@ export async function renderExplain(
     }
     if (result.failure !== undefined) io.stderr.write(`cosi: ${result.failure}\n`);
     if (result.document) {
-      io.stdout.write(renderField(result.document, parseFormat(flags.output, FIELD_FORMATS)));
+      io.stdout.write(
+        renderField(result.document, parseFormat(explainOutput(flags.output), FIELD_FORMATS)),
+      );
     }
     return;
   }
-  const format = parseFormat(flags.output, EXPLAIN_FORMATS);
+  const format = parseFormat(explainOutput(flags.output), EXPLAIN_FORMATS);
   renderReportedRun(io, result.run, flags, ({ pointer, explanation, elsewhere }) => {
     if (!explanation.resource && flags.whyNot !== true) {
       const hint = elsewhere ? elsewhereText(elsewhere) : '';
@@ -280,7 +283,7 @@ async function explainField(
   argument: string,
   flags: ExplainFlags,
 ): Promise<CommandResult<ExplainResult>> {
-  parseFormat(flags.output, FIELD_FORMATS);
+  parseFormat(explainOutput(flags.output), FIELD_FORMATS);
   const maxDepth = parseMaxDepth(flags);
   const options = await toRunOptions(flags, io, { manifestsOptional: 'always' });
   const { manifests } = await loadProjectDefinitions(options);
