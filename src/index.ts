@@ -294,7 +294,9 @@ export {
   type ControllerReferenceOptions,
   type OwnerLike,
   type OwnerReferenceErrorCode,
+  type OwnerScopeOptions,
 } from './engine/builder/owner-references.js';
+export type { OwnerScheme } from './engine/resource/owner-scope.js';
 export {
   and,
   annotationsChanged,

@@ -244,6 +244,8 @@ describe("'cosi'", () => {
       'OwnerOptions',
       'OwnerReference',
       'OwnerReferenceErrorCode',
+      'OwnerScheme',
+      'OwnerScopeOptions',
       'OwnsOptions',
       'PartialObjectMetadata',
       'Phase',

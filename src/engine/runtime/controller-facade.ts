@@ -1,4 +1,5 @@
 import type { Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
+import type { KubernetesKind } from '../resource/definition.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
 import { rejectWith, SETTLED } from '../settled.js';
@@ -140,6 +141,10 @@ export class ControllerFacade implements ControllerContext {
 
   get writesInFlight(): number {
     return this.host.writesInFlight;
+  }
+
+  kubernetesKind(type: string): KubernetesKind | undefined {
+    return this.host.kubernetesKind?.(type);
   }
 
   // `get` and `find` are the reads of every reconcile: not async functions, so that the state's

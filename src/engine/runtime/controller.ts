@@ -5,6 +5,7 @@ import type {
   UpdateOptions,
   Updater,
 } from '../state/state.js';
+import type { KubernetesKind } from '../resource/definition.js';
 import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
 import type { Creatable, Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
@@ -77,6 +78,14 @@ export interface ControllerReader {
    * skips what it already transformed. Absent on a reader that cannot peek.
    */
   peek?<S = unknown>(pointer: Pointer): Resource<S> | undefined;
+  /**
+   * The Kubernetes identity of a type as the runtime knows it (`RuntimeOptions.kubernetesKind`):
+   * whether it is cluster-scoped, above all. Any type may be asked about. This makes a
+   * controller's client the scheme the owner-reference helpers take
+   * (`setControllerReference(ns, cm, { scheme: ctx.client })`). Absent on a reader that knows
+   * no kinds.
+   */
+  kubernetesKind?(type: string): KubernetesKind | undefined;
 }
 
 /** Options of a controller's `create`. */

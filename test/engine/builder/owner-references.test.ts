@@ -9,6 +9,7 @@ import {
   setControllerReference,
   setOwnerReference,
 } from '../../../src/engine/builder/owner-references.js';
+import { defineResource } from '../../../src/index.js';
 import { Disk, Host, VM } from './fixtures.js';
 
 describe('setControllerReference', () => {
@@ -110,5 +111,69 @@ describe('removing and checking references', () => {
     setControllerReference(VM.create('web'), disk);
     expect(hasControllerReference(disk)).toBe(true);
     expect(getControllerOf(disk)).toEqual({ type: VM.type, id: 'web', controller: true });
+  });
+});
+
+describe('cluster-scoped owners (with a scheme)', () => {
+  /** A cluster-scoped kind, kept in `default` as cosi keeps every one. */
+  const Tenant = defineResource({ type: 'Tenants.example.org' });
+  const scheme = {
+    kubernetesKind: (type: string) =>
+      type === Tenant.type || type === 'Nodes.example.org'
+        ? { apiVersion: 'example.org/v1', kind: type, namespaced: false }
+        : { apiVersion: 'example.org/v1', kind: type, namespaced: true },
+  };
+  const Node = defineResource({ type: 'Nodes.example.org' });
+
+  it('lets a cluster-scoped owner control an object in any namespace', () => {
+    const disk = Disk.create('root', undefined, { namespace: 'team-a' });
+    setControllerReference(Tenant.create('acme'), disk, { scheme });
+    expect(disk.metadata.ownerReferences).toEqual([
+      { type: Tenant.type, id: 'acme', controller: true },
+    ]);
+    const other = Disk.create('data', undefined, { namespace: 'team-b' });
+    setOwnerReference(Tenant.create('acme'), other, { scheme });
+    expect(other.metadata.ownerReferences).toEqual([{ type: Tenant.type, id: 'acme' }]);
+  });
+
+  it('finds and removes the reference to a cluster-scoped owner from another namespace', () => {
+    const disk = Disk.create('root', undefined, { namespace: 'team-a' });
+    setControllerReference(Tenant.create('acme'), disk, { scheme });
+    setControllerReference(Tenant.create('acme'), disk, { scheme });
+    expect(disk.metadata.ownerReferences).toHaveLength(1);
+    expect(hasOwnerReference(Tenant.create('acme'), disk, { scheme })).toBe(true);
+    expect(removeControllerReference(Tenant.create('acme'), disk, { scheme })).toBe(true);
+    expect(disk.metadata.ownerReferences).toEqual([]);
+  });
+
+  it('still refuses a namespaced owner in another namespace', () => {
+    const disk = Disk.create('root', undefined, { namespace: 'team-a' });
+    expect(() => setControllerReference(VM.create('web'), disk, { scheme })).toThrow(
+      expect.objectContaining({ code: 'cross-namespace' }),
+    );
+    expect(disk.metadata.ownerReferences).toEqual([]);
+  });
+
+  it('refuses a namespaced owner of a cluster-scoped object, as controller-runtime does', () => {
+    const node = Node.create('n1');
+    expect(() => setOwnerReference(VM.create('web'), node, { scheme })).toThrow(
+      expect.objectContaining({
+        code: 'namespaced-owner',
+        message: expect.stringContaining(
+          'cluster-scoped resource must not have a namespace-scoped owner',
+        ) as unknown,
+      }),
+    );
+    setControllerReference(Tenant.create('acme'), node, { scheme });
+    expect(node.metadata.ownerReferences).toEqual([
+      { type: Tenant.type, id: 'acme', controller: true },
+    ]);
+  });
+
+  it('without a scheme, says how to make a cluster-scoped owner known', () => {
+    const disk = Disk.create('root', undefined, { namespace: 'team-a' });
+    expect(() => setControllerReference(Tenant.create('acme'), disk)).toThrow(
+      /cross-namespace owner references are disallowed: .* pass \{ scheme: ctx\.client \}/,
+    );
   });
 });
