@@ -330,7 +330,7 @@ export class Builder {
     const compiled = compileController({
       name,
       forType: forInput?.type.type,
-      watches: this.#watchSpecs(forInput).map((watch) =>
+      watches: this.#watchSpecs(forInput, kindOf).map((watch) =>
         kindOf(watch.type)?.generation === false ? { ...watch, withoutGeneration: true } : watch,
       ),
       rawSources: [...this.#rawSources],
@@ -361,12 +361,19 @@ export class Builder {
     return compiled;
   }
 
-  #watchSpecs(forInput: ForInput | undefined): WatchSpec[] {
+  #watchSpecs(
+    forInput: ForInput | undefined,
+    kindOf: (type: string) => KubernetesKind | undefined,
+  ): WatchSpec[] {
     const specs: WatchSpec[] = [];
     if (forInput) {
+      const forNamespace = forInput.options.namespace ?? forInput.type.namespace;
+      // A cluster-scoped owner is in no namespace, whichever its dependents are in: its requests
+      // name the namespace its objects are kept in, as `for`'s own do.
+      const clusterScoped = kindOf(forInput.type.type)?.namespaced === false;
       specs.push({
         role: 'for',
-        namespace: forInput.options.namespace ?? forInput.type.namespace,
+        namespace: forNamespace,
         type: forInput.type.type,
         handler: enqueueRequestForObject(),
         predicates: forInput.options.predicates ?? [],
@@ -379,6 +386,7 @@ export class Builder {
           type: owned.type.type,
           handler: enqueueRequestForOwner(forInput.type, {
             onlyControllerOwner: !(owned.options.matchEveryOwner ?? false),
+            ...(clusterScoped ? { ownerNamespace: forNamespace } : {}),
           }),
           predicates: owned.options.predicates ?? [],
           onlyMetadata: owned.options.onlyMetadata ?? false,

@@ -82,11 +82,21 @@ export interface OwnerHandlerOptions {
    * points at another type, nothing is enqueued. This is what `owns` does by default.
    */
   readonly onlyControllerOwner?: boolean;
+  /**
+   * The owner type is cluster-scoped and its objects are kept in this namespace (cosi's place for
+   * objects in none, their type's default namespace): every request names it, whatever the
+   * namespace of the object, as controller-runtime's request for a cluster-scoped owner names
+   * none. By default, the owner type's namespace when its definition is a cluster-scoped
+   * Kubernetes kind; otherwise the owner is in the object's namespace. `owns` sets it from the
+   * runtime's scope of the `for` type.
+   */
+  readonly ownerNamespace?: string;
 }
 
 /**
  * Enqueues the owners of type `ownerType` named by the object's `ownerReferences`, in the object's
- * namespace; on update the owners of both the old and the new object, so a re-parented object
+ * namespace (a cluster-scoped owner type: in `options.ownerNamespace`, where its objects are
+ * kept); on update the owners of both the old and the new object, so a re-parented object
  * notifies both parents. Labels play no part: only references establish ownership.
  */
 export function enqueueRequestForOwner(
@@ -94,6 +104,11 @@ export function enqueueRequestForOwner(
   options: OwnerHandlerOptions = {},
 ): EventHandler {
   const type = typeof ownerType === 'string' ? ownerType : ownerType.type;
+  const ownerNamespace =
+    options.ownerNamespace ??
+    (typeof ownerType !== 'string' && ownerType.definition.kubernetes?.namespaced === false
+      ? ownerType.namespace
+      : undefined);
   const owners = (object: ObjectLike, q: RequestQueue): void => {
     const refs = object.metadata.ownerReferences;
     let matching: readonly OwnerReference[];
@@ -104,7 +119,9 @@ export function enqueueRequestForOwner(
       matching = refs;
     }
     for (const ref of matching) {
-      if (ref.type === type) q.add({ namespace: object.metadata.namespace, id: ref.id, type });
+      if (ref.type === type) {
+        q.add({ namespace: ownerNamespace ?? object.metadata.namespace, id: ref.id, type });
+      }
     }
   };
   return {
