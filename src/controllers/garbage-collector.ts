@@ -1,4 +1,5 @@
 import type { OwnerReference } from '../engine/resource/metadata.js';
+import { ownerPointerOf, type ClusterNamespaceOf } from '../engine/resource/owner-scope.js';
 import { formatPointer, kindKey, pointerKey, type Kind } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type {
@@ -37,7 +38,7 @@ export interface GarbageCollectorOptions {
  * onto COSI's teardown and finalizers:
  *
  * - **Background** (the default): once the owner named by a dependent's controller reference
- *   (`controller: true`, same namespace) is destroyed, the dependent is torn down in its own
+ *   (`controller: true`) is destroyed, the dependent is torn down in its own
  *   owner's name and destroyed as soon as no finalizer holds it.
  * - **Foreground**, for a reference marked `blockOwnerDeletion`: the collector holds a finalizer
  *   (its name) on the running owner. When the owner starts tearing down, its dependents are torn
@@ -45,6 +46,12 @@ export interface GarbageCollectorOptions {
  *   so the owner cannot be destroyed before them.
  * - A dependent with only plain (non-controller) references goes, in the background, once every
  *   owner they name is destroyed, as in Kubernetes.
+ *
+ * An owner is in its dependent's namespace, unless its kind is cluster-scoped (the runtime's
+ * `kubernetesKind` says so): then it is the one of that type and id, kept where `owners` lists
+ * its kind, and owns dependents in any namespace, as a Namespace or a ClusterIssuer does in
+ * Kubernetes. A cluster-scoped dependent's reference to a namespaced kind names nothing: it is
+ * never followed (Kubernetes' collector takes it as unresolvable).
  *
  * Deviations, on purpose: a controller reference decides alone (a dependent with other, plain
  * owners still goes when its controller goes; Kubernetes waits for all owners); an owner is
@@ -95,9 +102,15 @@ function createPass(
   options: GarbageCollectorOptions,
 ): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
   const ownerKinds = new Set(options.owners.map(kindKey));
+  /** Where `owners` keeps each owner type: a cluster-scoped one's objects are there. */
+  const ownerNamespaces = new Map<string, string>();
+  for (const kind of options.owners) {
+    if (!ownerNamespaces.has(kind.type)) ownerNamespaces.set(kind.type, kind.namespace);
+  }
 
   return async (rt, log) => {
     const inFlight = rt.writesInFlight ?? 1;
+    const clusterNamespace = clusterNamespaces(rt, ownerNamespaces);
     const owners = new Map<string, Resource>();
     for (const kind of options.owners) {
       for (const owner of await rt.list(kind)) owners.set(pointerKey(owner.metadata), owner);
@@ -113,17 +126,13 @@ function createPass(
       for (const dependent of await rt.list(kind)) {
         const ref = controllerReference(dependent);
         if (!ref) {
-          if (plainOwnersGone(dependent, owners, ownerKinds)) {
+          if (plainOwnersGone(dependent, owners, ownerKinds, clusterNamespace)) {
             collectable.push({ dependent, blocks: undefined });
           }
           continue;
         }
-        const ownerPointer = {
-          namespace: dependent.metadata.namespace,
-          type: ref.type,
-          id: ref.id,
-        };
-        if (!ownerKinds.has(kindKey(ownerPointer))) continue;
+        const ownerPointer = ownerPointerOf(ref, dependent.metadata, clusterNamespace);
+        if (ownerPointer === undefined || !ownerKinds.has(kindKey(ownerPointer))) continue;
         const ownerKey = pointerKey(ownerPointer);
         const owner = owners.get(ownerKey);
         const blocking = ref.blockOwnerDeletion === true;
@@ -183,15 +192,39 @@ function plainOwnersGone(
   dependent: Resource,
   owners: ReadonlyMap<string, Resource>,
   ownerKinds: ReadonlySet<string>,
+  clusterNamespace: ClusterNamespaceOf,
 ): boolean {
   const refs = dependent.metadata.ownerReferences;
   return (
     refs.length > 0 &&
     refs.every((ref) => {
-      const pointer = { namespace: dependent.metadata.namespace, type: ref.type, id: ref.id };
-      return ownerKinds.has(kindKey(pointer)) && !owners.has(pointerKey(pointer));
+      const pointer = ownerPointerOf(ref, dependent.metadata, clusterNamespace);
+      return (
+        pointer !== undefined &&
+        ownerKinds.has(kindKey(pointer)) &&
+        !owners.has(pointerKey(pointer))
+      );
     })
   );
+}
+
+/**
+ * Where the objects of each cluster-scoped type are (as the runtime's `kubernetesKind` tells the
+ * scope): where `owners` lists the type, or, for a type it does not list, nowhere a listed kind
+ * is (`''`), so that a reference to it is never followed. Asked once per type and pass.
+ */
+function clusterNamespaces(
+  rt: ControllerRuntime,
+  ownerNamespaces: ReadonlyMap<string, string>,
+): ClusterNamespaceOf {
+  const known = new Map<string, string | undefined>();
+  return (type) => {
+    if (known.has(type)) return known.get(type);
+    const clusterScoped = rt.kubernetesKind?.(type)?.namespaced === false;
+    const kept = clusterScoped ? (ownerNamespaces.get(type) ?? '') : undefined;
+    known.set(type, kept);
+    return kept;
+  };
 }
 
 /** The dependent's controller reference: the first with `controller: true`. */
