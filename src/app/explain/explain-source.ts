@@ -1,3 +1,5 @@
+import type { OwnerReference } from '../../engine/resource/metadata.js';
+import { ownerPointerOf, type ClusterNamespaceOf } from '../../engine/resource/owner-scope.js';
 import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
@@ -8,6 +10,7 @@ import type { ManifestResource } from '../../loaders/manifest-resource.js';
 import { kubernetesFieldPointer } from '../../loaders/kubernetes/kubernetes-field-pointer.js';
 import type { TemplateOrigins } from './template-origins.js';
 import type { ResourceGraph } from '../../controllers/resource-graph.js';
+import { clusterNamespacesOf } from './owner-lookup.js';
 
 /** A place in a manifest file. */
 export interface ManifestPosition {
@@ -70,6 +73,21 @@ export class ExplainIndex {
 
   resource(pointer: Pointer): Resource | undefined {
     return this.#resources.get(pointerKey(pointer));
+  }
+
+  #clusterNamespace?: ClusterNamespaceOf;
+
+  /**
+   * Where the owner `ref` (a reference of `dependent`) names is: in the dependent's namespace,
+   * or where a cluster-scoped owner kind's objects are; `undefined` for a cluster-scoped
+   * dependent's reference to a namespaced kind, which names nothing.
+   */
+  ownerPointer(ref: OwnerReference, dependent: Pointer): Pointer | undefined {
+    this.#clusterNamespace ??= clusterNamespacesOf(
+      this.source.resources,
+      this.source.isClusterScoped ?? (() => false),
+    );
+    return ownerPointerOf(ref, dependent, this.#clusterNamespace);
   }
 
   #byLabel?: { readonly label: string; readonly map: Map<string, Resource[]> };

@@ -154,8 +154,8 @@ export function parentsOf(
   }
   const written = found?.write.resource ?? index.resource(ref);
   for (const owner of written?.metadata.ownerReferences ?? []) {
-    const pointer = { namespace: ref.namespace, type: owner.type, id: owner.id };
-    if (seen.has(pointerKey(pointer))) continue;
+    const pointer = index.ownerPointer(owner, ref);
+    if (pointer === undefined || seen.has(pointerKey(pointer))) continue;
     const current = index.resource(pointer);
     if (!current) continue;
     seen.add(pointerKey(pointer));

@@ -1,5 +1,7 @@
 import { ExplainIndex } from './explain-source.js';
 import { parentsOf, type LineageEdgeKind } from './lineage.js';
+import { clusterNamespacesOf } from './owner-lookup.js';
+import { ownerPointerOf } from '../../engine/resource/owner-scope.js';
 import type { Phase } from '../../engine/resource/metadata.js';
 import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
@@ -71,9 +73,11 @@ export function traceLineage(
         resources,
         manifests: [],
         graph,
+        isClusterScoped,
         ...(resourceGraph ? { resourceGraph } : {}),
       })
     : undefined;
+  const clusterNamespace = clusterNamespacesOf(resources, isClusterScoped);
   // A whole-world reconcile reads every item of a type and writes one resource per item: the
   // keys it read are built once, not once per resource it wrote (that was quadratic).
   // Keyed by the reads list, which the record replaces when a running pass reads more.
@@ -93,7 +97,8 @@ export function traceLineage(
       (a, b) => Number(b.controller === true) - Number(a.controller === true),
     );
     for (const ref of managing) {
-      candidates.push({ namespace, type: ref.type, id: ref.id, via: 'ownerReference' });
+      const at = ownerPointerOf(ref, resource.metadata, clusterNamespace);
+      if (at !== undefined) candidates.push({ ...at, via: 'ownerReference' });
     }
     const read: ResourceSource[] = [];
     let writer = owner;

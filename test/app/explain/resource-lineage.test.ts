@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { traceLineage, type ResourceNode } from '../../../src/app/explain/resource-lineage.js';
+import { ExplainIndex } from '../../../src/app/explain/explain-source.js';
 import { explainSourceOf, runProject } from '../../../src/app/run-project.js';
 import type { VersionRef } from '../../../src/engine/record/run-record.js';
 
@@ -65,6 +66,23 @@ describe('traceLineage', () => {
     const source = await sourceOf('fixtures/vm-network');
     const nodes = traceLineage(source.resources, source.graph);
     expect(lines(nodes)).toMatchSnapshot();
+  });
+
+  it('finds a cluster-scoped owner of objects in other namespaces', async () => {
+    const source = await sourceOf('fixtures/cluster-scoped-owners');
+    const isClusterScoped = source.isClusterScoped ?? (() => false);
+    const nodes = traceLineage(source.resources, source.graph, undefined, { isClusterScoped });
+    expect(lines(nodes).filter((l) => l.startsWith('ConfigMaps'))).toEqual([
+      'ConfigMaps.core team-a/tenant-acme by TenantConfig <- Tenants.example.org default/acme (ownerReference)',
+      'ConfigMaps.core team-b/tenant-acme by TenantConfig <- Tenants.example.org default/acme (ownerReference)',
+      'ConfigMaps.core team-b/tenant-globex by TenantConfig <- Tenants.example.org default/globex (ownerReference)',
+    ]);
+    // explain's lineage looks owners up the same way.
+    const index = new ExplainIndex(source);
+    const ref = { type: 'Tenants.example.org', id: 'acme', controller: true };
+    expect(
+      index.ownerPointer(ref, { namespace: 'team-b', type: 'ConfigMaps.core', id: 'x' }),
+    ).toEqual({ namespace: 'default', type: 'Tenants.example.org', id: 'acme' });
   });
 
   it('reads what a whole-world pass read once, not once per resource it wrote', async () => {
