@@ -344,6 +344,7 @@ export class Builder {
       reconciler,
       rateLimiter: this.#options.rateLimiter,
       reconciliationTimeout: this.#options.reconciliationTimeout,
+      kubernetesKind: kindOf,
     });
     try {
       if (isManager(target)) await target.add(compiled);

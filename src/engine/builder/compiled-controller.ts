@@ -1,4 +1,5 @@
 import { compareStrings } from '../compare-strings.js';
+import type { KubernetesKind } from '../resource/definition.js';
 import { kindKey, pointerKey, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type {
@@ -58,6 +59,11 @@ export interface ControllerSpec {
   readonly rateLimiter: BackoffOptions | undefined;
   /** Aborts a reconcile's signal after this many ms; no limit when omitted. */
   readonly reconciliationTimeout: number | undefined;
+  /**
+   * The runtime's Kubernetes kinds (`RuntimeOptions.kubernetesKind`): the handlers' and map
+   * functions' client tells them, so that an owner handler finds a cluster-scoped owner.
+   */
+  readonly kubernetesKind?: (type: string) => KubernetesKind | undefined;
 }
 
 /** A request whose last reconcile ended in a terminal error. */
@@ -100,7 +106,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
   const terminal = new Map<string, TerminalFailure>();
   /** The backoff of `{ requeue: true }`, per request key. */
   const requeues = new Map<string, ExponentialBackoff>();
-  const client = createLateClient();
+  const client = createLateClient(spec.kubernetesKind);
   const later = createLaterMaps();
   let stopped: AbortSignal | undefined;
 

@@ -5,8 +5,11 @@ import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } 
 import type { Request } from './reconciler.js';
 import type { ControllerReader } from '../runtime/controller.js';
 
-/** What a map function may do with the state: look things up, never write. */
-export type ReadOnlyClient = Pick<ControllerReader, 'get' | 'find' | 'list'>;
+/**
+ * What a map function may do with the state: look things up, never write; and ask a type's
+ * Kubernetes kind (its scope), which makes it the scheme the owner-reference helpers take.
+ */
+export type ReadOnlyClient = Pick<ControllerReader, 'get' | 'find' | 'list' | 'kubernetesKind'>;
 
 /** Where a handler puts the requests an event causes. Duplicates are merged downstream. */
 export interface RequestQueue {
@@ -86,9 +89,9 @@ export interface OwnerHandlerOptions {
    * The owner type is cluster-scoped and its objects are kept in this namespace (cosi's place for
    * objects in none, their type's default namespace): every request names it, whatever the
    * namespace of the object, as controller-runtime's request for a cluster-scoped owner names
-   * none. By default, the owner type's namespace when its definition is a cluster-scoped
-   * Kubernetes kind; otherwise the owner is in the object's namespace. `owns` sets it from the
-   * runtime's scope of the `for` type.
+   * none. By default, for an owner type given as a `ResourceType`, its namespace when the type is
+   * cluster-scoped (its definition says so, or the controller's client does: the runtime's
+   * `kubernetesKind`); otherwise the owner is in the object's namespace.
    */
   readonly ownerNamespace?: string;
 }
@@ -104,10 +107,15 @@ export function enqueueRequestForOwner(
   options: OwnerHandlerOptions = {},
 ): EventHandler {
   const type = typeof ownerType === 'string' ? ownerType : ownerType.type;
-  const ownerNamespace =
+  const handle = typeof ownerType === 'string' ? undefined : ownerType;
+  const declared =
     options.ownerNamespace ??
-    (typeof ownerType !== 'string' && ownerType.definition.kubernetes?.namespaced === false
-      ? ownerType.namespace
+    (handle?.definition.kubernetes?.namespaced === false ? handle.namespace : undefined);
+  /** Where the owners are kept when their type is cluster-scoped; `undefined` when namespaced. */
+  const clusterNamespace = (q: RequestQueue): string | undefined =>
+    declared ??
+    (handle !== undefined && q.client?.kubernetesKind?.(type)?.namespaced === false
+      ? handle.namespace
       : undefined);
   const owners = (object: ObjectLike, q: RequestQueue): void => {
     const refs = object.metadata.ownerReferences;
@@ -118,10 +126,10 @@ export function enqueueRequestForOwner(
     } else {
       matching = refs;
     }
+    if (matching.length === 0) return;
+    const namespace = clusterNamespace(q) ?? object.metadata.namespace;
     for (const ref of matching) {
-      if (ref.type === type) {
-        q.add({ namespace: ownerNamespace ?? object.metadata.namespace, id: ref.id, type });
-      }
+      if (ref.type === type) q.add({ namespace, id: ref.id, type });
     }
   };
   return {

@@ -1,3 +1,4 @@
+import type { KubernetesKind } from '../resource/definition.js';
 import { pointerKey, type Pointer } from '../resource/pointer.js';
 import type { ControllerReader } from '../runtime/controller.js';
 import type { ReadOnlyClient } from './handlers.js';
@@ -13,7 +14,9 @@ export interface LateClient {
   bind(reader: ControllerReader): void;
 }
 
-export function createLateClient(): LateClient {
+export function createLateClient(
+  kubernetesKind?: (type: string) => KubernetesKind | undefined,
+): LateClient {
   let bound: ControllerReader | undefined;
   let resolve: (reader: ControllerReader) => void = () => undefined;
   const ready = new Promise<ControllerReader>((r) => (resolve = r));
@@ -24,6 +27,8 @@ export function createLateClient(): LateClient {
       get: async (pointer) => (await get()).get(pointer),
       find: async (pointer) => (await get()).find(pointer),
       list: async (kind, options) => (await get()).list(kind, options),
+      // Known from the start: an owner handler asks it on the first events.
+      kubernetesKind: (type) => kubernetesKind?.(type),
     },
     bind(reader) {
       if (bound) return;

@@ -66,6 +66,38 @@ describe('owns, cluster-scoped owner', () => {
   });
 });
 
+describe('watches with enqueueRequestForOwner, cluster-scoped owner', () => {
+  it('finds the owner where it is kept, the handle telling no scope but the runtime does', async () => {
+    const clock = new SimulatedClock();
+    const state = createInMemoryState({ now: () => clock.now() });
+    const runtime = createRuntime(state, {
+      clock,
+      kubernetesKind: (type) => KINDS.find((k) => k.type === type)?.definition.kubernetes,
+    });
+    const TenantHandle = defineResource({ type: Tenant.type });
+    const requests: ReconcileRequest[] = [];
+    await controllerManagedBy(runtime)
+      .named('tenant-quotas')
+      .watches(Quota, enqueueRequestForOwner(TenantHandle), { namespace: 'team-b' })
+      .complete((_ctx, request) => {
+        requests.push(request);
+      });
+    try {
+      // Before any reconcile: the handler knows the scope from the first event on.
+      await state.create(
+        Quota.create('acme', undefined, {
+          namespace: 'team-b',
+          ownerReferences: [{ type: Tenant.type, id: 'acme', controller: true }],
+        }),
+      );
+      await runtime.converge();
+      expect(requests).toEqual([{ namespace: 'default', id: 'acme', type: Tenant.type }]);
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
 describe('enqueueRequestForOwner, cluster-scoped owner type', () => {
   const quota = {
     metadata: {

@@ -255,7 +255,7 @@ describe('map functions', () => {
     expect(r.calls.map((c) => [c.id, c.at - start])).toEqual([['a', 500]]);
   });
 
-  it('gets a client that reads, and cannot write', async () => {
+  it('gets a client that reads and tells the scope of a type, and cannot write', async () => {
     h = createHarness();
     const methods: string[][] = [];
     await controllerManagedBy(h.runtime)
@@ -270,6 +270,6 @@ describe('map functions', () => {
       .complete(() => undefined);
     await h.state.create(Config.create('c'));
     await h.runtime.converge();
-    expect(methods).toEqual([['find', 'get', 'list']]);
+    expect(methods).toEqual([['find', 'get', 'kubernetesKind', 'list']]);
   });
 });
