@@ -302,9 +302,10 @@ export function finalizerDenied(controller: string, p: Pointer): AccessError {
 
 /**
  * A write of a cluster-scoped resource that references a namespace-scoped owner, which
- * controller-runtime's `SetControllerReference` / `SetOwnerReference` refuse: an owner reference
- * names an object in the dependent's namespace, and a cluster-scoped resource has none (cosi keeps
- * it in a placeholder namespace, where the owner would only seem to be).
+ * controller-runtime's `SetControllerReference` / `SetOwnerReference` refuse: a reference names a
+ * namespaced owner in the dependent's namespace, and a cluster-scoped resource has none (cosi keeps
+ * it in a placeholder namespace, where the owner would only seem to be). A cluster-scoped owner
+ * may own resources of any scope.
  */
 export function namespacedOwnerDenied(
   controller: string,

@@ -4,8 +4,10 @@ import { deepEqual, deepFreeze, defineOwn, freezeCopy } from './plain-data.js';
 export type Phase = 'running' | 'tearingDown';
 
 /**
- * A reference from a resource to another in the same namespace, as controller-runtime's
- * `ownerReferences`: labels never establish ownership, these do.
+ * A reference from a resource to its owner, as controller-runtime's `ownerReferences`: labels
+ * never establish ownership, these do. It names the owner by type and id: one in the resource's
+ * namespace, or, when the owner's kind is cluster-scoped, the one object of that type and id,
+ * whichever namespace the resource is in (see `owner-scope.ts`).
  */
 export interface OwnerReference {
   readonly type: string;
