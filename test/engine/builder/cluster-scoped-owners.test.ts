@@ -81,6 +81,7 @@ describe('watches with enqueueRequestForOwner, cluster-scoped owner', () => {
       .watches(Quota, enqueueRequestForOwner(TenantHandle), { namespace: 'team-b' })
       .complete((_ctx, request) => {
         requests.push(request);
+        return undefined;
       });
     try {
       // Before any reconcile: the handler knows the scope from the first event on.
