@@ -14,7 +14,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeManifest } from '../loaders/decode-manifest.js';
 import type { ReadSchemaFile, SchemaFileRead } from '../loaders/kubernetes/json-schema-kinds.js';
-import { MAX_CRD_BYTES } from '../loaders/parse-manifest.js';
+import { MAX_CRD_BYTES } from '../loaders/parse/parse-manifest.js';
 import { privateDirectory } from '../loaders/private-directory.js';
 import { schemaFileReader } from './schema-file-reader.js';
 

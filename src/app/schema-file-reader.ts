@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeManifest } from '../loaders/decode-manifest.js';
 import { errorCode } from '../loaders/manifest-file-system.js';
-import { MAX_CRD_BYTES } from '../loaders/parse-manifest.js';
+import { MAX_CRD_BYTES } from '../loaders/parse/parse-manifest.js';
 import type { ReadSchemaFile } from '../loaders/kubernetes/json-schema-kinds.js';
 
 /** Reads schema paths below `cwd`: no file there (or no directory on the way) is `missing`. */

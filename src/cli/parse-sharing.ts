@@ -17,7 +17,7 @@
 import { stat } from 'node:fs/promises';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { nodeFileSystem } from '../loaders/manifest-file-system.js';
-import { parseManifest } from '../loaders/parse-manifest.js';
+import { parseManifest } from '../loaders/parse/parse-manifest.js';
 import { toTransfer, type ParseTransfer } from '../loaders/parse-transfer.js';
 import type { PreparseSource } from '../loaders/preparsed-manifests.js';
 import { readManifestFile } from '../loaders/read-manifest-files.js';

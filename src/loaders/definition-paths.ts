@@ -20,7 +20,7 @@ import { groupKindOf, isKubernetesShaped } from './kubernetes/kubernetes-shape.j
 import { isKubernetesList, listItemValues } from './kubernetes/kubernetes-list.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
-import { parseManifest, type ParsedManifest } from './parse-manifest.js';
+import { parseManifest, type ParsedManifest } from './parse/parse-manifest.js';
 import { readManifestFiles } from './read-manifest-files.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
 import { walkManifestTree, type WalkManifestTreeOptions } from './walk-manifest-tree.js';

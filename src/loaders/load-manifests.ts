@@ -1,5 +1,5 @@
 import { loadParsedManifests } from './load-parsed-manifests.js';
-import { parseManifest } from './parse-manifest.js';
+import { parseManifest } from './parse/parse-manifest.js';
 import { withAppliedBy } from './test-expressions.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile } from './manifest-resource.js';

@@ -6,7 +6,7 @@ import { compileTransforms } from './transforms/transform-document.js';
 import { byPosition, type ResourceDocument } from './resource-document.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import { loadResources } from './load-resources.js';
-import type { ParsedManifest } from './parse-manifest.js';
+import type { ParsedManifest } from './parse/parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
 import type { CelRuleEngine } from './cel/cel-rules.js';
 

@@ -19,7 +19,7 @@ import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
 import { identityOf } from './resource-identity.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
-import type { parseManifest, ParsedManifest } from './parse-manifest.js';
+import type { parseManifest, ParsedManifest } from './parse/parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
 import { sameAppliedBy } from './applied-by.js';
 import { withAppliedBy } from './test-expressions.js';

@@ -7,7 +7,7 @@
  * the same three, and only once; anything else is parsed here as ever. So a parse from here is
  * exactly the one the run would have made, only sooner.
  */
-import { parseManifest } from './parse-manifest.js';
+import { parseManifest } from './parse/parse-manifest.js';
 import type { ParsedManifest, ParseTextOptions } from './parsed-manifest.js';
 import { isParseOf, revivedParse, type ParseTransfer } from './parse-transfer.js';
 

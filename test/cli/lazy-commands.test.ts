@@ -97,7 +97,7 @@ describe("a command's module is loaded only when the command runs", () => {
     expect(run.modules).toContain(scriptModule('main', 'src/cli/supervised-cli.ts'));
     expect(run.modules).toContain(scriptModule('worker', 'src/cli/program.ts'));
     expect(run.modules).toContain(scriptModule('main', 'src/cli/preparse-manifests.ts'));
-    expect(run.modules).toContain(scriptModule('main', 'src/loaders/parse-manifest.ts'));
+    expect(run.modules).toContain(scriptModule('main', 'src/loaders/parse/parse-manifest.ts'));
     expect(run.modules).toContain(scriptModule('worker', 'src/loaders/preparsed-manifests.ts'));
     const onMain = (source: string) => (url: string) =>
       url.startsWith(scriptModule('main', source));

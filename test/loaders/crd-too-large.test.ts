@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
-import { MAX_CRD_BYTES, parseManifest } from '../../src/loaders/parse-manifest.js';
+import { MAX_CRD_BYTES, parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 
 /** The lines of a Widget CRD up to its root schema's `type: object`. */
 const CRD_HEAD = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_FINDINGS_PER_DOCUMENT } from '../../src/loaders/document-finding-limit.js';
 import { type Finding } from '../../src/loaders/finding.js';
 import { loadManifests, MAX_FINDINGS_PER_LOAD } from '../../src/loaders/load-manifests.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 
 const DEFINITION = `metadata:
   type: rd

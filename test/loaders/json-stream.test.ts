@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonStreamAsYaml } from '../../src/loaders/json-stream.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { revivedParse, toTransfer } from '../../src/loaders/parse-transfer.js';
 
 const cm = (name: string, data: string) =>

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kubectlDocumentBreaks } from '../../src/loaders/kubectl-document-breaks.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 
 const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name} }\n`;
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadManifests, type ManifestFile } from '../../src/loaders/load-manifests.js';
 import { loadParsedManifests } from '../../src/loaders/load-parsed-manifests.js';
 import { ManifestCache, type CachedLoadResult } from '../../src/loaders/manifest-cache.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import type { LoadResult } from '../../src/loaders/load-options.js';
 
 const DEFINITIONS = [

@@ -7,7 +7,7 @@ import {
 } from '../../src/loaders/load-manifests.js';
 import { loadParsedManifests } from '../../src/loaders/load-parsed-manifests.js';
 import { ManifestCache } from '../../src/loaders/manifest-cache.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { prepareGraphCel } from '../../src/loaders/kro/graph-cel-loader.js';
 import { SchemaCompiler } from '../../src/loaders/schema-compiler.js';
 import type { JsonSchema } from '../../src/engine/resource/definition.js';

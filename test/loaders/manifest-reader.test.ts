@@ -10,7 +10,7 @@ import { nodeFileSystem, type ManifestFileSystem } from '../../src/loaders/manif
 import { readManifests, type ReadResult } from '../../src/loaders/manifest-reader.js';
 import { resourceDefinitionDefinition } from '../../src/engine/resource/definition.js';
 import { ManifestReader } from '../../src/loaders/manifest-reader.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { unblockedAfter } from '../support/unblocked-after.js';
 
 type Where = [FindingCode, string];

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Finding, type FindingCode } from '../../src/loaders/finding.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 
 type Where = [FindingCode, number, number, string];
 const where = (f: Finding): Where => [f.code, f.line, f.col, f.pointer];
@@ -894,7 +894,15 @@ describe('parseManifest', () => {
     });
     expect(strip(parse(text))).toEqual(strip(parse(text)));
     for (const module of [
-      'parse-manifest',
+      'parse/parse-manifest',
+      'parse/oversized-crd',
+      'parse/read-yaml-document',
+      'parse/yaml-build-limits',
+      'parse/yaml-core-tags',
+      'parse/yaml-data-builder',
+      'parse/yaml-directives',
+      'parse/yaml-error-findings',
+      'parse/yaml-node-kinds',
       'yaml-source',
       'load-manifests',
       'collect-definitions',

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefinition } from '../../src/index.js';
 import { ignorePatterns } from '../../src/loaders/ignore-file.js';
 import { ManifestReader } from '../../src/loaders/manifest-reader.js';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import {
   isParseOf,
   toTransfer,

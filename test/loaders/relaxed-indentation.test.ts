@@ -3,7 +3,7 @@
  * reads them, YAML 1.2 does not (`relaxed-indentation.ts`, and its use in `parseManifest`).
  */
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { revivedParse, toTransfer } from '../../src/loaders/parse-transfer.js';
 import { relaxIndentation } from '../../src/loaders/relaxed-indentation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { streamSegments } from '../../src/loaders/stream-segments.js';
 
 const docs = (count: number, from = 0): string[] =>

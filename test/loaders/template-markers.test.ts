@@ -3,7 +3,7 @@
  * (`template-markers.ts`), read in linear time whatever the line.
  */
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 
 const codes = (text: string) => parseManifest(text, 'cm.yaml').findings.map((f) => f.code);
 

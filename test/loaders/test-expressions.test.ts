@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { parseManifest } from '../../src/loaders/parse/parse-manifest.js';
 import { withAppliedBy } from '../../src/loaders/test-expressions.js';
 
 const APPLIED_BY = { test: 'e2e/chainsaw-test.yaml', namespace: 'chainsaw-a1', templates: true };

@@ -32,7 +32,7 @@ import { checkDefinitionSchema } from '../definition-schema.js';
 import { DocumentReport } from '../document-report.js';
 import { createFinding, type Finding } from '../finding.js';
 import { isPlainObject } from '../manifest-document.js';
-import { MAX_CRD_BYTES, parseManifest } from '../parse-manifest.js';
+import { MAX_CRD_BYTES, parseManifest } from '../parse/parse-manifest.js';
 import type { SchemaCheckContext, SchemaKindSource } from './kubernetes-kinds.js';
 import { camelPlural } from './crd-definitions.js';
 import { deferCheck } from './deferred-check.js';

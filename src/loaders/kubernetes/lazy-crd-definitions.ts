@@ -20,7 +20,7 @@ import type { CelRules } from '../cel/cel-rule-engine.js';
 import { DocumentReport } from '../document-report.js';
 import { createFinding, type Finding } from '../finding.js';
 import { isPlainObject } from '../manifest-document.js';
-import { MAX_CRD_BYTES, parseManifest } from '../parse-manifest.js';
+import { MAX_CRD_BYTES, parseManifest } from '../parse/parse-manifest.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { VALIDATIONS_KEYWORD } from '../schema-node.js';
 import { camelPlural, isCrdDocument, readCrd } from './crd-definitions.js';
