@@ -2,22 +2,15 @@ import type { State } from '../engine/state/state.js';
 import type { AppliedEntry } from '../engine/state/resource-applier.js';
 import { CoreState } from '../engine/state/wrap-core.js';
 import type { ConnectionFailure } from './connection-failure.js';
-import {
-  EtcdCore,
-  type AppliedMetadata,
-  type EtcdFigures,
-  type EtcdStateOptions,
-  type WatchConnectionChange,
-} from './etcd-core.js';
+import { EtcdCore, type EtcdFigures } from './etcd-core.js';
+import type { EtcdStateOptions } from './etcd-state-options.js';
+import type { WatchConnectionChange } from './etcd-connection.js';
+import type { AppliedMetadata } from './applied-set-record.js';
 
-export {
-  type AppliedMetadata,
-  type WatchConnectionChange,
-  ETCD_MAX_REQUEST_BYTES,
-  LIST_PAGE_SIZE,
-  type EtcdFigures,
-  type EtcdStateOptions,
-} from './etcd-core.js';
+export { LIST_PAGE_SIZE, type EtcdFigures } from './etcd-core.js';
+export type { EtcdStateOptions } from './etcd-state-options.js';
+export { ETCD_MAX_REQUEST_BYTES, type WatchConnectionChange } from './etcd-connection.js';
+export type { AppliedMetadata } from './applied-set-record.js';
 
 /** How {@link EtcdState.probe} waits for an etcd that refuses connections. */
 export interface ProbeOptions {
