@@ -21,21 +21,13 @@ import { hiddenManifestDirectories, isLookedInto } from './hidden-directories.js
 import { ManifestTooLargeError } from './manifest-size.js';
 import { objectHeadOf } from './object-head.js';
 import type { AppliedBy } from './applied-by.js';
-import {
-  POLICY_TEST_FILE,
-  policyTest,
-  readPolicyTest,
-  type PolicyTestTool,
-} from './policy-tests.js';
+import { POLICY_TEST_FILE, policyTest, type PolicyTestTool } from './policy-tests.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
-  assertedObjects,
-  chainsawTest,
   GO_TEST_DATA_DIRECTORY,
   goTestData,
-  readChainsawTest,
-  type ChainsawTest,
+  chainsawTest,
   HELM_CHART_FILE,
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
@@ -57,6 +49,8 @@ import {
   toolFileOf,
   type UnrenderedSource,
 } from './unrendered-sources.js';
+import { encloses, isBelow } from './path-containment.js';
+import { inApplyOrder, WalkedTests } from './walked-tests.js';
 
 /** What {@link walkManifestTree} returns. */
 export interface ManifestTree {
@@ -160,29 +154,6 @@ async function isGlob(given: string): Promise<boolean> {
   return (await import('tinyglobby')).isDynamicPattern(given);
 }
 
-/**
- * The namespaces chainsaw makes for tests that name none, one per test: `chainsaw-` and the
- * test's directory (chainsaw picks two random words), a number after it when two tests'
- * directories share a name, so that each test's objects are apart from the others', as there.
- */
-class TestNamespaces {
-  readonly #taken = new Set<string>();
-
-  /** Marks a namespace a test names as taken. */
-  take(namespace: string): void {
-    this.#taken.add(namespace);
-  }
-
-  for(directory: string): string {
-    const label = directory.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
-    const base = `chainsaw-${label}`.slice(0, MAX_NAMESPACE_LENGTH - 4).replace(/-+$/, '');
-    let name = base;
-    for (let n = 2; this.#taken.has(name); n++) name = `${base}-${n}`;
-    this.#taken.add(name);
-    return name;
-  }
-}
-
 /** A file met or named, with its real path, read before the walk decides what it is. */
 interface NamedFile extends FoundFile {
   readonly real: string;
@@ -205,56 +176,6 @@ interface KustomizeInputOf {
 function hasUndecodedName(name: string): boolean {
   return name.includes('\ufffd');
 }
-
-/** Whether the real path `real` is below the directory `dir`. */
-function isBelow(real: string, dir: string): boolean {
-  return dir !== '' && real.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
-}
-
-/** Whether directory `dir` is one of the walk's `ancestors` or holds one of them. */
-function encloses(dir: string, ancestors: ReadonlySet<string>): boolean {
-  if (ancestors.has(dir)) return true;
-  for (const ancestor of ancestors) if (isBelow(ancestor, dir)) return true;
-  return false;
-}
-
-/**
- * Files sorted by path, but a chainsaw test's in the order its steps apply them (`order`), in
- * the places its files have: the load takes a later apply of an object as an update of the one
- * before (kro's `instance-update.yaml` sorts before `instance.yaml`, and is applied after it).
- */
-function inApplyOrder(
-  files: readonly FoundFile[],
-  order: ReadonlyMap<FoundFile, number>,
-): FoundFile[] {
-  const places = new Map<string, number[]>();
-  files.forEach((file, at) => {
-    const test = file.appliedBy?.test;
-    if (test === undefined || !order.has(file)) return;
-    const list = places.get(test);
-    if (list === undefined) places.set(test, [at]);
-    else list.push(at);
-  });
-  const ordered = [...files];
-  for (const at of places.values()) {
-    const own = at.map((i) => files[i] as FoundFile);
-    own.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    at.forEach((i, k) => (ordered[i] = own[k] as FoundFile));
-  }
-  return ordered;
-}
-
-/** A step's assertion by kuttl's naming (`01-assert.yaml`), not its expected errors. */
-const ASSERT_STEP = /^\d+-assert\.ya?ml$/i;
-
-/** The number of a step's file by kuttl's naming (`01` of `01-install.yaml`). */
-function stepNumber(name: string): number | undefined {
-  const digits = /^(\d+)-/.exec(name)?.[1];
-  return digits === undefined ? undefined : Number(digits);
-}
-
-/** The longest namespace name (a DNS label). */
-const MAX_NAMESPACE_LENGTH = 63;
 
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
 class ManifestWalker {
@@ -301,8 +222,6 @@ class ManifestWalker {
   readonly #notManifests = new Set<string>();
   /** The chainsaw tests met, read once the walk is over (see {@link readChainsawTests}). */
   readonly #chainsawTests: FoundFile[] = [];
-  /** Real path of a file of partial objects a chainsaw test reads -> the test, and what for. */
-  readonly #partialOf = new Map<string, { readonly test: string; readonly operation: string }>();
   /** Real paths of the walked files named as kuttl and chainsaw name assertions. */
   readonly #conventionalAssertions = new Set<string>();
   /**
@@ -311,11 +230,6 @@ class ManifestWalker {
    * test and the namespace it applies it in, or `null` when more than one test applies it.
    */
   readonly #appliedByTests = new Map<string, AppliedBy | null>();
-  /** A directory of a test by kuttl's naming -> what each of its steps' assertions names. */
-  readonly #conventionalAsserted = new Map<
-    string,
-    { readonly step: number; readonly objects: readonly string[] }[]
-  >();
   /** Real paths of every file the walk met or was given, whatever it made of it. */
   readonly #met = new Set<string>();
   /** Real paths of the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`). */
@@ -329,14 +243,33 @@ class ManifestWalker {
   >();
   /** Real path of a file a chainsaw test applies -> its place among the tests' operations. */
   readonly #applyOrder = new Map<string, number>();
-  /** The namespaces made for the tests that name none, chainsaw tests' first. */
-  readonly #namespaces = new TestNamespaces();
+  /** The tests the walk met, read once it is over: what they make of the files they name. */
+  readonly #tests: WalkedTests;
 
   constructor(
     readonly fs: ManifestFileSystem,
     readonly cwd: string,
     readonly ignored: Ignore | undefined,
-  ) {}
+  ) {
+    this.#tests = new WalkedTests({
+      fs,
+      findings: this.findings,
+      files: this.#files,
+      named: this.#named,
+      chainsawTests: this.#chainsawTests,
+      conventionalAssertions: this.#conventionalAssertions,
+      conventionalStepDirs: this.#conventionalStepDirs,
+      policyTestCandidates: this.#policyTestCandidates,
+      appliedByTests: this.#appliedByTests,
+      applyOrder: this.#applyOrder,
+      policyTests: this.#policyTests,
+      policyTestUses: this.#policyTestUses,
+      realDirs: async (files) => this.#realDirs(files),
+      namedRealpaths: async (named) => this.#namedRealpaths(named),
+      addNamedOutside: async (named, reals) => this.#addNamedOutside(named, reals),
+      namedApartFrom: (real, dir) => this.#namedApartFrom(real, dir),
+    });
+  }
 
   async addPath(given: string): Promise<void> {
     if (given === '') {
@@ -584,83 +517,34 @@ class ManifestWalker {
     };
   }
 
-  /**
-   * A numbered step of a test by kuttl's and chainsaw's naming, with the objects the test's
-   * assertions of earlier steps name (`AppliedBy.existing`): kuttl and chainsaw apply a step,
-   * then assert it.
-   */
+  /** See {@link WalkedTests.conventionalStep}. */
   #conventionalStep(file: FoundFile, tests: ReadonlyMap<string, AppliedBy>): AppliedBy | undefined {
-    const dir = path.dirname(file.absolute);
-    const scope = tests.get(dir);
-    const step = stepNumber(path.basename(file.absolute));
-    if (scope === undefined || step === undefined) return scope;
-    const existing = new Set<string>();
-    for (const assertion of this.#conventionalAsserted.get(dir) ?? []) {
-      if (assertion.step < step) for (const object of assertion.objects) existing.add(object);
-    }
-    return existing.size === 0 ? scope : { ...scope, existing: [...existing] };
+    return this.#tests.conventionalStep(file, tests);
   }
 
-  /**
-   * Reads the assertions of the tests by kuttl's and chainsaw's naming (`00-assert.yaml`) for the
-   * objects they name, which the test's later steps then find in the cluster (see
-   * `#conventionalStep`). One that cannot be read names none.
-   */
-  async readConventionalAssertions(): Promise<void> {
-    const withTest = this.#chainsawTestDirs();
-    // Named as an assertion outside a test's directory (no chainsaw test, no step to apply
-    // there): the name says nothing, and the file is read as any other.
-    for (const real of this.#conventionalAssertions) {
-      const dir = path.dirname((this.#files.get(real) as FoundFile).absolute);
-      if (!withTest.has(dir) && !this.#conventionalStepDirs.has(dir)) {
-        this.#conventionalAssertions.delete(real);
-      }
-    }
-    const found: FoundFile[] = [];
-    for (const real of this.#conventionalAssertions) {
-      const file = this.#files.get(real);
-      const name = file && path.basename(file.absolute);
-      if (file && name && ASSERT_STEP.test(name) && !withTest.has(path.dirname(file.absolute))) {
-        found.push(file);
-      }
-    }
-    const reads = await readManifestFiles(this.fs, found);
-    reads.forEach((read, i) => {
-      const file = found[i] as FoundFile;
-      const step = stepNumber(path.basename(file.absolute));
-      if (!('text' in read) || step === undefined) return;
-      const dir = path.dirname(file.absolute);
-      const list = this.#conventionalAsserted.get(dir) ?? [];
-      list.push({ step, objects: assertedObjects(read.text) });
-      this.#conventionalAsserted.set(dir, list);
-    });
-  }
-
-  /**
-   * The directories of tests written by kuttl's and chainsaw's naming alone (`00-install.yaml`,
-   * `00-assert.yaml`, no `chainsaw-test.yaml`), by absolute path: both run such a directory as
-   * a test of its own, in a namespace of its own, applying its numbered steps in turn.
-   */
+  /** See {@link WalkedTests.conventionalTests}. */
   #conventionalTests(): Map<string, AppliedBy> {
-    const withTest = this.#chainsawTestDirs();
-    const dirs = new Map<string, string>();
-    for (const real of this.#conventionalAssertions) {
-      const file = this.#files.get(real);
-      const dir = file && path.dirname(file.absolute);
-      if (file && dir && !withTest.has(dir)) dirs.set(dir, path.dirname(file.display));
-    }
-    const tests = new Map<string, AppliedBy>();
-    const sorted = [...dirs].sort(([, a], [, b]) => compareStrings(a, b));
-    for (const [dir, display] of sorted) {
-      const namespace = this.#namespaces.for(path.basename(dir));
-      tests.set(dir, { test: display, namespace, templates: true });
-    }
-    return tests;
+    return this.#tests.conventionalTests();
   }
 
-  /** The directories of the chainsaw tests met: a test by kuttl's naming is in none of them. */
-  #chainsawTestDirs(): Set<string> {
-    return new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
+  /** See {@link WalkedTests.testPartial}. */
+  #testPartial(real: string): { by: { test: string; operation: string } | undefined } | undefined {
+    return this.#tests.testPartial(real);
+  }
+
+  /** See {@link WalkedTests.readConventionalAssertions}. */
+  async readConventionalAssertions(): Promise<void> {
+    return this.#tests.readConventionalAssertions();
+  }
+
+  /** See {@link WalkedTests.readChainsawTests}. */
+  async readChainsawTests(): Promise<void> {
+    return this.#tests.readChainsawTests();
+  }
+
+  /** See {@link WalkedTests.readPolicyTests}. */
+  async readPolicyTests(): Promise<void> {
+    return this.#tests.readPolicyTests();
   }
 
   /**
@@ -802,106 +686,6 @@ class ManifestWalker {
     }
   }
 
-  /**
-   * Whether the file at `real` holds an end-to-end test's partial objects: one a chainsaw test
-   * names (`by`), or one named as kuttl and chainsaw name an assertion.
-   */
-  #testPartial(real: string): { by: { test: string; operation: string } | undefined } | undefined {
-    const by = this.#partialOf.get(real);
-    if (by !== undefined) return { by };
-    return this.#conventionalAssertions.has(real) ? { by: undefined } : undefined;
-  }
-
-  /**
-   * Reads the chainsaw tests the walk met for the files of partial objects they name (what they
-   * assert, patch with or delete), which are then set aside (see {@link tree}), unless a test
-   * also applies, creates or updates the file; a glob of such files is matched on the disk. A
-   * test that cannot be read is reported; one that names a file that is not there, or is not
-   * YAML, is chainsaw's to report.
-   */
-  async readChainsawTests(): Promise<void> {
-    // In path order, so that the namespaces made for the tests do not depend on the walk's.
-    const tests = [...this.#chainsawTests].sort((a, b) => compareStrings(a.display, b.display));
-    const reads = await readManifestFiles(this.fs, tests);
-    const named: {
-      file: string;
-      test: string;
-      partial: string | undefined;
-      existing: readonly string[];
-    }[] = [];
-    /**
-     * Each test's directory (real), by the test as shown; a hidden one's parent, as a test in
-     * kyverno/policies' `.chainsaw-test/` is about the policy beside it (`../policy-ready.yaml`).
-     */
-    const testDirs = new Map<string, string>();
-    for (const [i, dir] of (await this.#realDirs(tests)).entries()) {
-      const scope = path.basename(dir).startsWith('.') ? path.dirname(dir) : dir;
-      testDirs.set((tests[i] as FoundFile).display, scope);
-    }
-    const parsed: { found: FoundFile; test: ChainsawTest }[] = [];
-    for (const [i, fileRead] of reads.entries()) {
-      const found = tests[i] as FoundFile;
-      if ('finding' in fileRead) this.findings.push(fileRead.finding);
-      else parsed.push({ found, test: readChainsawTest(fileRead.text, found.absolute) });
-    }
-    const asserted = await this.#assertedObjects(parsed.map(({ test }) => test));
-    // The namespaces tests name first, so that none made for another test is one of them.
-    for (const { test } of parsed) {
-      if (test.namespace !== undefined) this.#namespaces.take(test.namespace);
-    }
-    const scopes = new Map<string, AppliedBy>();
-    for (const { found, test } of parsed) {
-      const { display, absolute } = found;
-      const namespace =
-        test.namespace ?? this.#namespaces.for(path.basename(path.dirname(absolute)));
-      scopes.set(display, { test: display, namespace, templates: test.templates });
-      // What the test asserts before each file it applies: in the cluster by then.
-      let existing: readonly string[] = [];
-      for (const entry of test.files) {
-        const { file, partial } = entry;
-        if (entry.asserts && !entry.glob) {
-          const objects = asserted.get(file) ?? [];
-          if (objects.length > 0) existing = [...new Set([...existing, ...objects])];
-        }
-        if (!entry.glob) {
-          named.push({ file, test: display, partial, existing });
-          continue;
-        }
-        const dir = path.dirname(absolute);
-        const { glob } = await import('tinyglobby');
-        for (const found of await glob(path.relative(dir, file), { cwd: dir, absolute: true })) {
-          named.push({ file: found, test: display, partial, existing });
-        }
-      }
-    }
-    // A file that is not there: chainsaw's to report.
-    const reals = await this.#namedRealpaths(named);
-    await this.#addNamedOutside(named, reals);
-    named.forEach(({ test, partial, existing }, i) => {
-      const real = reals[i];
-      if (real === undefined) return;
-      if (partial === undefined) {
-        // A file two tests apply is neither's (nor in their namespace): it is read once, as
-        // it is written. One a test applies twice is as its first apply finds the cluster.
-        const known = this.#appliedByTests.get(real);
-        if (known !== undefined && known !== null && known.test === test) return;
-        const scope = scopes.get(test);
-        const appliedBy =
-          scope === undefined ? null : existing.length === 0 ? scope : { ...scope, existing };
-        this.#appliedByTests.set(real, known === undefined ? appliedBy : null);
-        if (known === undefined) this.#applyOrder.set(real, i);
-        return;
-      }
-      // Set aside only below the test's own directory (see readKustomizations).
-      const testDir = testDirs.get(test) ?? '';
-      if (!isBelow(real, testDir) || this.#namedApartFrom(real, testDir)) return;
-      const known = this.#partialOf.get(real);
-      if (known === undefined || compareStrings(test, known.test) < 0) {
-        this.#partialOf.set(real, { test, operation: partial });
-      }
-    });
-  }
-
   /** The real directory of each file (as found, when it cannot be resolved). */
   async #realDirs(files: readonly FoundFile[]): Promise<string[]> {
     const dirs = new Array<string>(files.length);
@@ -910,88 +694,6 @@ class ManifestWalker {
       dirs[i] = await this.fs.realpath(dir).catch(() => dir);
     });
     return dirs;
-  }
-
-  /**
-   * The objects each test's assertion files name (`assertedObjects`), by the file's absolute
-   * path: read only where a test applies a file after asserting one. One that cannot be read
-   * names none: chainsaw reports it.
-   */
-  async #assertedObjects(tests: readonly ChainsawTest[]): Promise<Map<string, string[]>> {
-    const files = new Map<string, FoundFile>();
-    for (const test of tests) {
-      const firstAssert = test.files.findIndex((entry) => entry.asserts && !entry.glob);
-      if (firstAssert === -1) continue;
-      const applies = test.files.slice(firstAssert).some((entry) => entry.partial === undefined);
-      if (!applies) continue;
-      for (const entry of test.files) {
-        if (entry.asserts && !entry.glob) {
-          files.set(entry.file, { display: entry.file, absolute: entry.file });
-        }
-      }
-    }
-    const found = [...files.values()];
-    const reads = await readManifestFiles(this.fs, found);
-    const objects = new Map<string, string[]>();
-    reads.forEach((read, i) => {
-      if ('text' in read) objects.set((found[i] as FoundFile).absolute, assertedObjects(read.text));
-    });
-    return objects;
-  }
-
-  /**
-   * Reads the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`): a
-   * Gatekeeper or Kyverno policy test is set aside (see {@link tree}); the constraints and
-   * objects it reviews one at a time are checked each on its own (`AppliedBy.policyTest`), and
-   * what holds none meant to pass (a constraint a test expects to be refused, Kyverno's values)
-   * is set aside. Another tool's `suite.yaml` is a file like any other.
-   */
-  async readPolicyTests(): Promise<void> {
-    const candidates = [...this.#policyTestCandidates].filter((real) => !this.#named.has(real));
-    const files = candidates.map((real) => this.#files.get(real) as FoundFile);
-    const reads = await readManifestFiles(this.fs, files);
-    /**
-     * Each file it names, and how: read as any file (`policy`), checked on its own (`whole`,
-     * `case`), or set aside.
-     */
-    const named: {
-      file: string;
-      test: string;
-      use: 'policy' | 'whole' | 'case' | 'aside';
-      operation?: string;
-      /** The test's directory, real. */
-      dir: string;
-    }[] = [];
-    reads.forEach((read, i) => {
-      const found = files[i] as FoundFile;
-      const test = 'text' in read ? readPolicyTest(read.text, found.absolute) : undefined;
-      if (test === undefined) return;
-      this.#policyTests.set(candidates[i] as string, test.tool);
-      const display = found.display;
-      const dir = path.dirname(candidates[i] as string);
-      for (const file of test.policies) named.push({ file, test: display, use: 'policy', dir });
-      for (const file of test.wholes) named.push({ file, test: display, use: 'whole', dir });
-      for (const file of test.cases) named.push({ file, test: display, use: 'case', dir });
-      for (const { file, operation } of test.aside) {
-        named.push({ file, test: display, use: 'aside', operation, dir });
-      }
-    });
-    // A file that is not there: the test's tool reports it.
-    const reals = await this.#namedRealpaths(named);
-    await this.#addNamedOutside(named, reals);
-    named.forEach(({ test, use, operation, dir }, i) => {
-      const real = reals[i];
-      if (real === undefined || use === 'policy') return;
-      if (use !== 'aside') {
-        if (!this.#policyTestUses.has(real)) this.#policyTestUses.set(real, { test, use });
-        return;
-      }
-      if (this.#namedApartFrom(real, dir)) return;
-      const known = this.#partialOf.get(real);
-      if (known === undefined || compareStrings(test, known.test) < 0) {
-        this.#partialOf.set(real, { test, operation: operation ?? '' });
-      }
-    });
   }
 
   /**
