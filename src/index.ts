@@ -176,6 +176,7 @@ export type {
   ControllerMetrics,
   ControllerStatus,
 } from './engine/runtime/metrics.js';
+export type { QueueMetricsSink, QueueWorkload } from './engine/runtime/queue-metrics.js';
 export type { DependencyEdge, DependencyGraph } from './engine/runtime/dependency-graph.js';
 export type {
   ControllerReport,

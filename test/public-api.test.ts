@@ -261,6 +261,8 @@ describe("'cosi'", () => {
       'QSettings',
       'QTransformOptions',
       'QTransformSettings',
+      'QueueMetricsSink',
+      'QueueWorkload',
       'ReadOnlyClient',
       'ReconcileContext',
       'ReconcileEvent',

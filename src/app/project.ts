@@ -11,6 +11,7 @@ import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
 import { RunRecord, type RunRecorder } from '../engine/record/run-record.js';
+import type { QueueMetricsSink } from '../engine/runtime/queue-metrics.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -92,6 +93,8 @@ export interface OpenProjectOptions {
    * one); `record` wins when both are given.
    */
   readonly recorder?: RunRecorder;
+  /** Told what each controller's queue does (`RuntimeOptions.queueMetrics`): `cosi run`'s metrics. */
+  readonly queueMetrics?: QueueMetricsSink;
   /**
    * The manifests are applied once (a one-shot run): the project's applier keeps none of them
    * (`keepApplied: false`), so they can be released while the controllers run.
@@ -154,6 +157,7 @@ export async function openProject(
     kubernetesKind: projectKubernetesKinds(registry, options.kubernetesVersion),
     ...(options.onLog ? { logSink: options.onLog } : {}),
     ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
+    ...(options.queueMetrics ? { queueMetrics: options.queueMetrics } : {}),
     ...(locateError ? { locateError } : {}),
     ...(options.monitor ? { onReconcileStart: options.monitor.reconcile } : {}),
     ...(options.writesInFlight !== undefined ? { writesInFlight: options.writesInFlight } : {}),

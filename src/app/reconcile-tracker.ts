@@ -13,14 +13,29 @@ import type { Pointer } from '../engine/resource/pointer.js';
  */
 export type ReconcileResult = 'success' | 'error' | 'requeue' | 'requeue_after';
 
+/**
+ * What an error a reconcile ended with was besides an error: `terminal` (not retried, as
+ * controller-runtime's `controller_runtime_terminal_reconcile_errors_total` counts), or `panic`,
+ * a fault of the code (a `TypeError`, a call of `process.exit`: see `isCodeFault`), as its
+ * `controller_runtime_reconcile_panics_total` counts the panics it recovers from.
+ */
+export type ReconcileFailure = 'terminal' | 'panic';
+
 /** What a long-lived run counts of its reconciles (`cosi run`'s metrics). */
 export interface ReconcileCounts {
   /**
    * A reconcile (or a whole-world pass) ended after `seconds`; `retried`: its item comes back
    * through the rate limiter (an error that is retried, a `requeue`), as controller-runtime's
-   * `AddRateLimited`, which `workqueue_retries_total` counts.
+   * `AddRateLimited`, which `workqueue_retries_total` counts; `failure`: what its error was
+   * besides one.
    */
-  reconciled(controller: string, result: ReconcileResult, seconds: number, retried: boolean): void;
+  reconciled(
+    controller: string,
+    result: ReconcileResult,
+    seconds: number,
+    retried: boolean,
+    failure?: ReconcileFailure,
+  ): void;
   /** A controller changed the state. */
   wrote(controller: string, op: WriteOp): void;
 }
@@ -113,7 +128,15 @@ export function createReconcileTracker(
         result === 'requeue' ||
         (outcome.kind === 'error' && outcome.terminal !== true && outcome.gaveUp !== true);
       const seconds = (performance.now() - entry.started) / 1000;
-      counts.reconciled(entry.controller, result, seconds, retried);
+      const failure: ReconcileFailure | undefined =
+        outcome.kind !== 'error'
+          ? undefined
+          : outcome.terminal === true
+            ? 'terminal'
+            : outcome.fault === true
+              ? 'panic'
+              : undefined;
+      counts.reconciled(entry.controller, result, seconds, retried, failure);
     },
     stop: () => {
       clearInterval(timer);

@@ -3,6 +3,7 @@ import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
+import type { QueueMetricsSink } from '../engine/runtime/queue-metrics.js';
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
 import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -62,6 +63,8 @@ export interface ServeProjectOptions
   readonly writesInFlight?: number;
   /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
   readonly recorder?: RunRecorder;
+  /** Told what each controller's queue does (`RuntimeOptions.queueMetrics`): `cosi run`'s metrics. */
+  readonly queueMetrics?: QueueMetricsSink;
   /**
    * How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). A state that holds
    * resources of types the project does not define is refused ({@link ForeignStateError}).
@@ -215,6 +218,7 @@ export async function serveProject(
       ...(options.monitor ? { monitor: options.monitor } : {}),
       ...(options.onLog ? { onLog: options.onLog } : {}),
       ...(options.recorder ? { recorder: options.recorder } : {}),
+      ...(options.queueMetrics ? { queueMetrics: options.queueMetrics } : {}),
       ...(options.applyConcurrency !== undefined
         ? { applyConcurrency: options.applyConcurrency }
         : {}),

@@ -2,6 +2,7 @@ import { toError } from '../engine/errors.js';
 import type { Runtime } from '../engine/runtime/runtime.js';
 import { formatPointer } from '../engine/resource/pointer.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
+import type { QueueMetricsSink, QueueWorkload } from '../engine/runtime/queue-metrics.js';
 import type { Finding } from '../loaders/finding.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import type { StateFigures } from './run-metrics.js';
@@ -52,12 +53,20 @@ export interface ServeRequest {
   readonly writesInFlight?: number;
   /** The largest request the state takes (etcd's), bytes. */
   readonly maxRequestBytes?: number;
+  /**
+   * Measure what each controller's queue does (`--metrics-addr`'s `workqueue_*` metrics), told
+   * to `ServeHooks.counts`; off, the queues measure nothing.
+   */
+  readonly queueMetrics?: boolean;
 }
 
 /** What the served runtime tells, and asks, the process that serves it. */
 export interface ServeHooks {
-  /** Reconciles and writes, as they end: the metrics. */
-  readonly counts: ReconcileCounts;
+  /**
+   * Reconciles and writes, as they end, and what the queues do (with `ServeRequest.queueMetrics`):
+   * the metrics.
+   */
+  readonly counts: ReconcileCounts & QueueMetricsSink;
   /** The controllers' log records (filtered by `verbose`), and cosi's about them. */
   readonly onLog: (record: LogRecord) => void;
   /** Resolves once this process may lead (leader election); absent: it leads at once. */
@@ -128,7 +137,7 @@ export type ReapplyResult =
 
 /** What the metrics read of the runtime when scraped. */
 export interface RuntimeFigures {
-  readonly controllers: readonly { readonly name: string; readonly queueDepth: number }[];
+  readonly controllers: readonly ({ readonly name: string } & QueueWorkload)[];
   /** The state's own request counts (etcd). */
   readonly state?: StateFigures;
   /**
@@ -219,6 +228,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       stateName: request.stateName,
       identity: request.identity,
       recorder: tracker,
+      ...(request.queueMetrics === true ? { queueMetrics: hooks.counts } : {}),
       timeout: request.timeout,
       ...(elect ? { elect } : {}),
       ...(monitor ? { monitor } : {}),
@@ -304,7 +314,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       return Promise.resolve({
         controllers: names.map((name) => ({
           name,
-          queueDepth: runtime?.metrics(name)?.queueLength ?? 0,
+          ...(runtime?.workload(name) ?? NO_WORKLOAD),
         })),
         ...(opened.etcd ? { state: opened.etcd.figures() } : {}),
         problems: runtime ? runtimeProblems(runtime) : [],
@@ -322,6 +332,15 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     abandon: () => Promise.resolve(),
   };
 }
+
+/** A controller that does not run here (yet): nothing waiting, nothing under way. */
+const NO_WORKLOAD: QueueWorkload = {
+  depth: 0,
+  activeWorkers: 0,
+  maxWorkers: 0,
+  unfinishedSeconds: 0,
+  longestSeconds: 0,
+};
 
 /** Whether an apply created, updated or removed anything. */
 function changed(counts: ApplyCounts): boolean {

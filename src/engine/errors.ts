@@ -421,6 +421,23 @@ export const isTerminal = (error: unknown): error is Error =>
   findInChain(error, (e) => hasCode(e, 'terminal')) !== undefined;
 
 /**
+ * Whether `error` is a fault of the code that threw it rather than an error it meant to return:
+ * what Go panics with (a nil dereference, an index out of range) is a `TypeError`,
+ * `ReferenceError` or `RangeError` here, and a call of `process.exit` is thrown where it was made
+ * (code `process-exit`, by cosi's guard). `cosi run` counts reconciles that end with one as
+ * controller-runtime counts the panics it recovers from.
+ */
+export function isCodeFault(error: unknown): boolean {
+  if (!isSafeError(error)) return false;
+  return (
+    error instanceof TypeError ||
+    error instanceof ReferenceError ||
+    error instanceof RangeError ||
+    readSafely(error, 'code') === 'process-exit'
+  );
+}
+
+/**
  * Thrown by a queue transform's `transform` to have the output torn down and destroyed (once
  * other controllers' finalizers are gone) instead of written. COSI's `DestroyOutputTag`.
  */

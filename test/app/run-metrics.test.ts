@@ -3,7 +3,11 @@ import { RunMetrics } from '../../src/app/run-metrics.js';
 
 describe('RunMetrics', () => {
   const metrics = (): RunMetrics =>
-    new RunMetrics({ controllers: () => ['Requeuer'], queueDepth: () => 0, leading: () => true });
+    new RunMetrics({
+      controllers: () => ['Requeuer'],
+      workload: () => undefined,
+      leading: () => true,
+    });
   const value = (body: string, series: string): number | undefined => {
     const line = body.split('\n').find((l) => l.startsWith(`${series} `));
     return line === undefined ? undefined : Number(line.split(' ').pop());
@@ -20,12 +24,12 @@ describe('RunMetrics', () => {
     expect([total('success'), total('error'), total('requeue'), total('requeue_after')]).toEqual([
       0, 1, 1, 1,
     ]);
-    expect(value(body, 'workqueue_retries_total{name="Requeuer"}')).toBe(2);
+    expect(value(body, 'workqueue_retries_total{name="Requeuer",controller="Requeuer"}')).toBe(2);
   });
 
   it('has every series of each controller at 0 before its first reconcile', async () => {
     const { body } = await metrics().scrape();
-    expect(value(body, 'workqueue_retries_total{name="Requeuer"}')).toBe(0);
+    expect(value(body, 'workqueue_retries_total{name="Requeuer",controller="Requeuer"}')).toBe(0);
     expect(
       value(body, 'controller_runtime_reconcile_total{controller="Requeuer",result="requeue"}'),
     ).toBe(0);

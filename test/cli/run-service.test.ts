@@ -103,7 +103,9 @@ describe('cosi run in memory, as a service', () => {
           `controller="${controller}"`,
         ),
       ).toBeGreaterThan(0);
-      expect(sample(metrics.body, 'workqueue_depth', `name="${controller}"`)).toBe(0);
+      expect(
+        sample(metrics.body, 'workqueue_depth', `name="${controller}",controller="${controller}"`),
+      ).toBe(0);
     }
     expect(
       sample(
@@ -236,7 +238,13 @@ describe('cosi run in memory, as a service', () => {
     ]);
     // The controllers that ran still run: the metrics are theirs, the three of them.
     const metrics = (await get(`${base}/metrics`)).body;
-    expect(sample(metrics, 'workqueue_depth', 'name="PlacementController"')).toBe(0);
+    expect(
+      sample(
+        metrics,
+        'workqueue_depth',
+        'name="PlacementController",controller="PlacementController"',
+      ),
+    ).toBe(0);
     expect(sample(metrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
     // The next save that loads replaces them, as a restart did: two controllers now.
     await writeFile(config, original.replace(', createPlacementController()]', ']'));
@@ -425,7 +433,9 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
         sample(bMetrics, 'controller_runtime_reconcile_total', `${labels},result="success"`),
       ).toBe(0);
       expect(sample(bMetrics, 'controller_runtime_reconcile_errors_total', labels)).toBe(0);
-      expect(sample(bMetrics, 'workqueue_depth', `name="${controller}"`)).toBe(0);
+      expect(
+        sample(bMetrics, 'workqueue_depth', `name="${controller}",controller="${controller}"`),
+      ).toBe(0);
     }
     const aMetrics = (await get(`${aBase}/metrics`)).body;
     expect(sample(aMetrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);

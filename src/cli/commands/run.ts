@@ -3,6 +3,7 @@ import { defineRun } from './run-definition.js';
 import { OpsAddressError, type OpsServer } from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
 import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
+import type { QueueWorkload } from '../../engine/runtime/queue-metrics.js';
 import { ServeRefusal } from '../../app/serve-refusal.js';
 import {
   serveRuntime,
@@ -110,6 +111,7 @@ async function serveUntilEnded(
     );
   }
   const identity = `${hostname()}/${process.pid}`;
+  const metricsServed = flags.metricsAddr !== undefined && flags.metricsAddr !== '0';
   const where = formatStateLocation(location);
   const health = new RunHealth();
 
@@ -180,22 +182,22 @@ async function serveUntilEnded(
   };
   try {
     // What the metrics read of the runtime: asked for at each scrape (see `scrapeFigures`).
-    let figures = { names: [] as readonly string[], depths: new Map<string, number>() };
+    let figures = new Map<string, QueueWorkload>();
+    let names: readonly string[] = [];
     let stateFigures: StateFigures | undefined;
     let problems: readonly string[] = [];
     const metrics = new RunMetrics({
-      controllers: () => figures.names,
-      queueDepth: (name) => figures.depths.get(name) ?? 0,
+      controllers: () => names,
+      workload: (name) => figures.get(name),
       leading: () => health.phase === 'leading',
       ...(location.kind === 'etcd' ? { state: () => stateFigures ?? NO_STATE_FIGURES } : {}),
     });
     const scrapeFigures = async (): Promise<void> => {
-      if (served === undefined) return;
-      const now = await served.figures();
-      figures = {
-        names: now.controllers.map((c) => c.name),
-        depths: new Map(now.controllers.map((c) => [c.name, c.queueDepth])),
-      };
+      const runtime = served;
+      if (runtime === undefined) return;
+      const now = await runtime.figures();
+      names = now.controllers.map((c) => c.name);
+      figures = new Map(now.controllers.map((c) => [c.name, c]));
       stateFigures = now.state;
       problems = now.problems ?? [];
     };
@@ -217,6 +219,8 @@ async function serveUntilEnded(
       ...(location.kind === 'etcd'
         ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, writesInFlight: ETCD_WRITES_IN_FLIGHT }
         : {}),
+      // The queues are timed only for a metrics endpoint to serve.
+      ...(metricsServed ? { queueMetrics: true } : {}),
     };
     // The project's code in a supervised worker thread, unless the caller runs it in its own
     // (a test on the sources).

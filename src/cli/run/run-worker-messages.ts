@@ -1,7 +1,7 @@
 import type { WriteOp } from '../../engine/record/run-record.js';
 import type { LogRecord } from '../../engine/runtime/logger.js';
 import type { ProjectFingerprint } from '../../app/project-fingerprint.js';
-import type { ReconcileResult } from '../../app/reconcile-tracker.js';
+import type { ReconcileFailure, ReconcileResult } from '../../app/reconcile-tracker.js';
 import type { ReapplyResult, RuntimeFigures, ServeStart } from '../../app/served-runtime.js';
 
 /**
@@ -38,12 +38,23 @@ export type ToRunWorker =
   | { readonly kind: 'stop' };
 
 /**
- * Reconciles as `[controller, result, seconds, retried]` and writes as `[controller, op]`, in
- * order.
+ * Reconciles as `[controller, result, seconds, retried, failure]` and writes as
+ * `[controller, op]`, in order; with `ServeRequest.queueMetrics`, what the queues did: items
+ * added as `[controller, count]`, taken as `[controller, seconds waited]`, done as
+ * `[controller, seconds worked]`.
  */
 export interface CountBatch {
-  readonly reconciles: readonly (readonly [string, ReconcileResult, number, boolean])[];
+  readonly reconciles: readonly (readonly [
+    string,
+    ReconcileResult,
+    number,
+    boolean,
+    ReconcileFailure | undefined,
+  ])[];
   readonly writes: readonly (readonly [string, WriteOp])[];
+  readonly adds: readonly (readonly [string, number])[];
+  readonly taken: readonly (readonly [string, number])[];
+  readonly done: readonly (readonly [string, number])[];
 }
 
 /**

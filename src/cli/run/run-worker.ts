@@ -8,13 +8,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toError } from '../../engine/errors.js';
 import type { LogRecord } from '../../engine/runtime/logger.js';
 import { withProcessExitGuard } from '../../app/process-exit-guard.js';
-import type { ReconcileCounts } from '../../app/reconcile-tracker.js';
 import { refusalOf } from '../../app/serve-refusal.js';
 import type { ProjectFingerprint } from '../../app/project-fingerprint.js';
 import {
   serveRuntime,
   type ReapplyResult,
   type RuntimeFigures,
+  type ServeHooks,
   type ServeRequest,
 } from '../../app/served-runtime.js';
 import { heartbeatWriter } from '../../app/user-code-heartbeat.js';
@@ -41,15 +41,32 @@ const post = (message: FromRunWorker): void => {
 let logs: LogRecord[] = [];
 let reconciles: CountBatch['reconciles'][number][] = [];
 let writes: CountBatch['writes'][number][] = [];
+/** Items added to each queue since the last batch (`ServeRequest.queueMetrics`). */
+let adds = new Map<string, number>();
+let taken: CountBatch['taken'][number][] = [];
+let done: CountBatch['done'][number][] = [];
 let scheduled = false;
 const flush = (): void => {
   scheduled = false;
   output.flush();
-  if (logs.length === 0 && reconciles.length === 0 && writes.length === 0) return;
-  const batch = { kind: 'events', logs, counts: { reconciles, writes } } as const;
+  if (
+    logs.length === 0 &&
+    reconciles.length === 0 &&
+    writes.length === 0 &&
+    adds.size === 0 &&
+    taken.length === 0 &&
+    done.length === 0
+  ) {
+    return;
+  }
+  const counts: CountBatch = { reconciles, writes, adds: [...adds], taken, done };
+  const batch = { kind: 'events', logs, counts } as const;
   logs = [];
   reconciles = [];
   writes = [];
+  adds = new Map();
+  taken = [];
+  done = [];
   try {
     post(batch);
   } catch {
@@ -62,13 +79,25 @@ const soon = (): void => {
   scheduled = true;
   setImmediate(flush);
 };
-const counts: ReconcileCounts = {
-  reconciled: (controller, result, seconds, retried) => {
-    reconciles.push([controller, result, seconds, retried]);
+const counts: ServeHooks['counts'] = {
+  reconciled: (controller, result, seconds, retried, failure) => {
+    reconciles.push([controller, result, seconds, retried, failure]);
     soon();
   },
   wrote: (controller, op) => {
     writes.push([controller, op]);
+    soon();
+  },
+  added: (controller) => {
+    adds.set(controller, (adds.get(controller) ?? 0) + 1);
+    soon();
+  },
+  taken: (controller, seconds) => {
+    taken.push([controller, seconds]);
+    soon();
+  },
+  done: (controller, seconds) => {
+    done.push([controller, seconds]);
     soon();
   },
 };

@@ -15,6 +15,7 @@ import { packageFile } from '../../loaders/package-location.js';
 import {
   codedError,
   errorCode,
+  type CountBatch,
   type CrossedError,
   type FromRunWorker,
   type ToRunWorker,
@@ -75,10 +76,7 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
         return;
       case 'events':
         for (const record of message.logs) hooks.onLog(record);
-        for (const [controller, result, seconds, retried] of message.counts.reconciles) {
-          hooks.counts.reconciled(controller, result, seconds, retried);
-        }
-        for (const [controller, op] of message.counts.writes) hooks.counts.wrote(controller, op);
+        countBatch(message.counts, hooks.counts);
         return;
       case 'elect':
         campaign(message.id, message.fingerprint);
@@ -209,6 +207,17 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
     },
     abandon: () => worker.stop(),
   };
+}
+
+/** Tells `counts` what a batch of the worker's counts says. */
+function countBatch(batch: CountBatch, counts: ServeHooks['counts']): void {
+  for (const [controller, result, seconds, retried, failure] of batch.reconciles) {
+    counts.reconciled(controller, result, seconds, retried, failure);
+  }
+  for (const [controller, op] of batch.writes) counts.wrote(controller, op);
+  for (const [controller, n] of batch.adds) for (let i = 0; i < n; i++) counts.added(controller);
+  for (const [controller, seconds] of batch.taken) counts.taken(controller, seconds);
+  for (const [controller, seconds] of batch.done) counts.done(controller, seconds);
 }
 
 /** An error that crossed, as the error it was: a refusal stays one. */

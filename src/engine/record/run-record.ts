@@ -41,6 +41,8 @@ export type ReconcileOutcome =
       readonly message: string;
       readonly terminal?: boolean;
       readonly gaveUp?: boolean;
+      /** A fault of the code (a `TypeError`, a call of `process.exit`...): see `isCodeFault`. */
+      readonly fault?: true;
     }
   | { readonly kind: 'stopped' };
 

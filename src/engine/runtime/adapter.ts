@@ -3,6 +3,7 @@ import type { ResourceEvent } from '../state/state.js';
 import type { Input } from './controller.js';
 import type { ControllerReport } from './convergence.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
+import type { QueueWorkload } from './queue-metrics.js';
 
 /** An adapter's part of its {@link ControllerReport}; the runtime adds the name and the counts. */
 export type AdapterReport = Pick<
@@ -54,4 +55,6 @@ export interface Adapter {
   /** A change of a resource that `input` (one of the controller's inputs) matches. */
   deliver(input: Input, event: ResourceEvent): void;
   report(): AdapterReport;
+  /** What it has waiting and under way now (see `Runtime.workload`). */
+  workload(): QueueWorkload;
 }

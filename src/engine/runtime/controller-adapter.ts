@@ -14,7 +14,7 @@ import {
 } from './controller.js';
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
 import { isFinalizerOnlyChange } from './finalizer-only-change.js';
-import { RegistrationError, toError } from '../errors.js';
+import { RegistrationError, isCodeFault, toError } from '../errors.js';
 import { errorLogFields, failedResources, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import {
@@ -24,6 +24,7 @@ import {
   type ControllerStatus,
 } from './metrics.js';
 import { InputChangeCollector } from './input-changes.js';
+import { QueueTiming, type QueueWorkload } from './queue-metrics.js';
 import { OutputTracker } from './output-tracker.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ReconcileOutcome } from '../record/run-record.js';
@@ -60,6 +61,12 @@ export class ControllerAdapter implements Adapter {
   #recording = 0;
   /** The inputs changed since the pass before, for {@link ReconcileEvent.changes}. */
   readonly #changes = new InputChangeCollector();
+  /**
+   * With `RuntimeOptions.queueMetrics`: the timing of its queue, which is its owed pass (one at
+   * most, a wakeup while one is owed adds nothing), {@link #pass}.
+   */
+  readonly #timing: QueueTiming | undefined;
+  readonly #pass = {};
 
   constructor(
     private readonly controller: Controller,
@@ -68,6 +75,8 @@ export class ControllerAdapter implements Adapter {
   ) {
     this.#restarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
+    const sink = host.queueMetrics;
+    this.#timing = sink && new QueueTiming(controller.name, sink);
     this.#facade = new ControllerRunFacade(
       controller.name,
       controller.outputs,
@@ -99,6 +108,17 @@ export class ControllerAdapter implements Adapter {
 
   get runningJobs(): string {
     return this.#inPass ? String(this.#passes) : '';
+  }
+
+  workload(): QueueWorkload {
+    const underway = this.#timing?.underway();
+    return {
+      depth: this.#timing?.depth ?? (this.#pending ? 1 : 0),
+      activeWorkers: underway?.active ?? (this.#inPass ? 1 : 0),
+      maxWorkers: 1,
+      unfinishedSeconds: underway?.unfinishedSeconds ?? 0,
+      longestSeconds: underway?.longestSeconds ?? 0,
+    };
   }
 
   get owed(): number {
@@ -176,6 +196,7 @@ export class ControllerAdapter implements Adapter {
   async #stop(): Promise<void> {
     this.#abort.abort();
     this.#restarts.cancel();
+    this.#timing?.cleared();
     this.#waiter?.();
     const running = this.#running;
     if (running !== undefined) await settledWithin(running);
@@ -187,6 +208,7 @@ export class ControllerAdapter implements Adapter {
     if (this.#pending) return;
     this.#pending = true;
     this.#pendingReason = reason;
+    this.#timing?.ready(this.#pass);
     this.#wake();
   }
 
@@ -194,6 +216,7 @@ export class ControllerAdapter implements Adapter {
     this.#condition = 'running';
     this.#pending = true;
     this.#pendingReason = reason;
+    this.#timing?.ready(this.#pass);
     const signal = this.#abort.signal;
     this.#running = this.#runOnce(signal);
   }
@@ -206,7 +229,11 @@ export class ControllerAdapter implements Adapter {
       if (!signal.aborted) this.#condition = 'stopped';
     } catch (error) {
       if (signal.aborted) return;
-      this.#endPass({ kind: 'error', message: toError(error).message });
+      this.#endPass({
+        kind: 'error',
+        message: toError(error).message,
+        ...(isCodeFault(error) ? { fault: true as const } : {}),
+      });
       this.#crashed(toError(error));
     } finally {
       this.#endPass(signal.aborted ? { kind: 'stopped' } : { kind: 'ok' });
@@ -249,6 +276,7 @@ export class ControllerAdapter implements Adapter {
     if (!this.#inPass) return;
     this.#inPass = false;
     this.#passes++;
+    this.#timing?.done(this.#pass);
     this.host.workEnded();
   }
 
@@ -272,6 +300,7 @@ export class ControllerAdapter implements Adapter {
       if (this.#abort.signal.aborted) return;
       if (!this.#pending) continue;
       this.#pending = false;
+      this.#timing?.taken(this.#pass);
       this.metrics.wakeups++;
       this.metrics.reconciles++;
       this.host.onProgress();

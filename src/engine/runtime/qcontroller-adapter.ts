@@ -22,13 +22,14 @@ import {
   type ReducedMetadata,
 } from './controller.js';
 import { ControllerFacade } from './controller-facade.js';
-import { isRequeue, isSkip, isTerminal, toError } from '../errors.js';
+import { isCodeFault, isRequeue, isSkip, isTerminal, toError } from '../errors.js';
 import { errorLogFields, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
+import { QueueTiming, type QueueWorkload } from './queue-metrics.js';
 import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { runSoon } from '../run-soon.js';
 import { settledWithin } from './stopping.js';
@@ -92,6 +93,8 @@ export class QControllerAdapter implements Adapter {
   readonly #facade: ControllerFacade;
   /** Keyed by {@link #reconcileKey} and {@link #mapKey}. */
   readonly #queue: WorkQueue<Job>;
+  /** With `RuntimeOptions.queueMetrics`: the queue's timing. */
+  readonly #timing: QueueTiming | undefined;
   readonly #backoffs = new Map<string, ExponentialBackoff>();
   readonly #failing = new Map<string, FailingItem>();
   readonly #primaryKinds: Set<string>;
@@ -171,7 +174,9 @@ export class QControllerAdapter implements Adapter {
       now: () => host.clock.now(),
       setTimer: (ms: number, fn: () => void) => host.setUnawaitedTimer(ms, fn),
     };
-    this.#queue = new WorkQueue<Job>(delays, () => this.#schedulePump());
+    const sink = host.queueMetrics;
+    this.#timing = sink && new QueueTiming(controller.name, sink);
+    this.#queue = new WorkQueue<Job>(delays, () => this.#schedulePump(), this.#timing);
   }
 
   get name(): string {
@@ -237,6 +242,17 @@ export class QControllerAdapter implements Adapter {
         .flatMap((job) => (isMapping(job) ? [] : [this.#pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
       ...(this.#inFlight > 0 ? this.#inFlightItem() : {}),
+    };
+  }
+
+  workload(): QueueWorkload {
+    const underway = this.#timing?.underway();
+    return {
+      depth: this.#queue.readyCount,
+      activeWorkers: underway?.active ?? this.#inFlight,
+      maxWorkers: this.#concurrency,
+      unfinishedSeconds: underway?.unfinishedSeconds ?? 0,
+      longestSeconds: underway?.longestSeconds ?? 0,
     };
   }
 
@@ -780,6 +796,7 @@ export class QControllerAdapter implements Adapter {
       ...(failing?.terminal === true ? { terminal: true } : {}),
       // A terminal error is never retried: it was not given up after attempts.
       ...(failing?.gaveUp === true && !failing.terminal ? { gaveUp: true } : {}),
+      ...(isCodeFault(error) ? { fault: true as const } : {}),
     };
   }
 

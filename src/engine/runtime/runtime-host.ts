@@ -5,6 +5,7 @@ import type { State } from '../state/state.js';
 import type { Clock, Timer } from './clock.js';
 import type { DependencyDatabase } from './dependency-graph.js';
 import type { ErrorLocator } from './error-record.js';
+import type { QueueMetricsSink } from './queue-metrics.js';
 import type { Logger } from './logger.js';
 import type { ChangeRateLimit } from './rate-limiter.js';
 import type { WakeupScheduler } from './scheduler.js';
@@ -27,6 +28,8 @@ export interface RuntimeHost {
   readonly kubernetesKind: ((type: string) => KubernetesKind | undefined) | undefined;
   /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
   readonly recorder: RunRecorder | undefined;
+  /** Told what each controller's queue does (see `RuntimeOptions.queueMetrics`); none: not measured. */
+  readonly queueMetrics: QueueMetricsSink | undefined;
   /** Places a controller's error in the project's code, for its report; none when unset. */
   readonly locateError: ErrorLocator | undefined;
   /**

@@ -34,6 +34,7 @@ import { WakeupScheduler } from './scheduler.js';
 import { upstreamControllers } from './upstream-controllers.js';
 import { PollingWatch, type PolledController } from './steady-polling.js';
 import type { RunRecorder } from '../record/run-record.js';
+import type { QueueMetricsSink, QueueWorkload } from './queue-metrics.js';
 
 /** Options of `createRuntime`: the clock, logging, backoff, a change rate limit and a run recorder. */
 export interface RuntimeOptions {
@@ -61,6 +62,12 @@ export interface RuntimeOptions {
    * createRuntime(state, { clock, recorder: record });
    */
   readonly recorder?: RunRecorder;
+  /**
+   * Told what each controller's queue does, as it happens: an item added, taken after waiting,
+   * done after being worked on (a whole-world controller's queue is its owed pass). For
+   * `cosi run`'s `workqueue_*` metrics; none by default, and then nothing is measured.
+   */
+  readonly queueMetrics?: QueueMetricsSink;
   /**
    * Finds where in the project's code a controller's error was thrown: the report's error
    * records then carry a `location`. None by default (the engine knows no files).
@@ -174,6 +181,7 @@ export class Runtime {
       writesInFlight,
       kubernetesKind: options.kubernetesKind,
       recorder: options.recorder,
+      queueMetrics: options.queueMetrics,
       locateError: options.locateError,
       reconcileStarting: options.onReconcileStart,
       state,
@@ -394,6 +402,14 @@ export class Runtime {
 
   metrics(name: string): Readonly<ControllerMetrics> | undefined {
     return this.#adapters.get(name)?.metrics;
+  }
+
+  /**
+   * What a controller has waiting and under way now: items ready, workers busy and their time
+   * so far (measured with `RuntimeOptions.queueMetrics` only: 0 without it).
+   */
+  workload(name: string): QueueWorkload | undefined {
+    return this.#adapters.get(name)?.workload();
   }
 
   /**

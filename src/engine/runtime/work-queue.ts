@@ -1,4 +1,5 @@
 import type { Clock, Timer } from './clock.js';
+import type { QueueTiming } from './queue-metrics.js';
 
 /** Where a key is: waiting (ready or delayed), or taken and not yet `done`. */
 const QUEUED = 0;
@@ -47,10 +48,13 @@ export class WorkQueue<T> {
   /**
    * @param clock times delayed adds.
    * @param onReady called when a delayed key becomes ready.
+   * @param timing told as each key becomes ready, is taken and is done (`cosi run`'s
+   *   `workqueue_*` metrics); none by default, and then the queue measures nothing.
    */
   constructor(
     private readonly clock: Clock,
     private readonly onReady: () => void,
+    private readonly timing?: QueueTiming,
   ) {}
 
   /** Keys queued (ready or delayed). */
@@ -130,6 +134,7 @@ export class WorkQueue<T> {
     }
     entry.state = IN_FLIGHT;
     this.#queued--;
+    this.timing?.taken(entry);
     return entry;
   }
 
@@ -147,6 +152,7 @@ export class WorkQueue<T> {
   doneEntry(taken: TakenEntry<T>): void {
     const entry = taken as Entry<T>;
     if (entry.state === QUEUED) return;
+    this.timing?.done(entry);
     if (entry.state === IN_FLIGHT) {
       this.#entries.delete(entry.key);
       return;
@@ -166,6 +172,7 @@ export class WorkQueue<T> {
     this.#ready.length = 0;
     this.#readyHead = 0;
     this.#queued = 0;
+    this.timing?.cleared();
   }
 
   #schedule(entry: Entry<T>, delay: number): void {
@@ -173,12 +180,14 @@ export class WorkQueue<T> {
       // Its release time is read only while a timer holds it: not set here, where none does.
       entry.timer = undefined;
       this.#ready.push(entry);
+      this.timing?.ready(entry);
       return;
     }
     entry.releaseAt = this.clock.now() + delay;
     entry.timer = this.clock.setTimer(delay, () => {
       entry.timer = undefined;
       this.#ready.push(entry);
+      this.timing?.ready(entry);
       this.onReady();
     });
   }
