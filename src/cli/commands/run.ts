@@ -185,21 +185,40 @@ async function serveUntilEnded(
     let figures = new Map<string, QueueWorkload>();
     let names: readonly string[] = [];
     let stateFigures: StateFigures | undefined;
+    /**
+     * The state's counts of the runtimes a `--watch` restart stopped: each runtime opens the
+     * state anew, its counts from 0, and the counters served go on from these.
+     */
+    let stateBefore: StateFigures = NO_STATE_FIGURES;
+    /** The runtime being retired for a restart: what it answers a scrape now is not served. */
+    let retiring: ServedRuntime | undefined;
     let problems: readonly string[] = [];
     const metrics = new RunMetrics({
       controllers: () => names,
       workload: (name) => figures.get(name),
       leading: () => health.phase === 'leading',
-      ...(location.kind === 'etcd' ? { state: () => stateFigures ?? NO_STATE_FIGURES } : {}),
+      ...(location.kind === 'etcd'
+        ? { state: () => addStateCounts(stateBefore, stateFigures ?? NO_STATE_FIGURES) }
+        : {}),
     });
     const scrapeFigures = async (): Promise<void> => {
       const runtime = served;
       if (runtime === undefined) return;
       const now = await runtime.figures();
+      if (runtime === retiring) return;
       names = now.controllers.map((c) => c.name);
       figures = new Map(now.controllers.map((c) => [c.name, c]));
       stateFigures = now.state;
       problems = now.problems ?? [];
+    };
+    /** Keeps the state's counts of the runtime a restart is about to stop. */
+    const retireStateCounts = async (): Promise<void> => {
+      const runtime = served;
+      if (runtime === undefined || location.kind !== 'etcd' || !metricsServed) return;
+      retiring = runtime;
+      const last = await runtime.figures().catch(() => undefined);
+      stateBefore = addStateCounts(stateBefore, last?.state ?? stateFigures ?? NO_STATE_FIGURES);
+      stateFigures = undefined;
     };
     await startEndpoints(flags, health, metrics, scrapeFigures, () => problems, servers, log);
 
@@ -384,6 +403,7 @@ async function serveUntilEnded(
         },
         load: () => startServing(true),
         stop: async () => {
+          await retireStateCounts();
           retired = generation;
           if (await stopServing(false)) after.lingering = true;
         },
@@ -437,6 +457,18 @@ const NO_STATE_FIGURES: StateFigures = {
   inFlight: 0,
   watches: 0,
 };
+
+/** The state's counts of two runtimes added up; the figures of now (in flight, watches) are `now`'s. */
+function addStateCounts(before: StateFigures, now: StateFigures): StateFigures {
+  return {
+    requests: before.requests + now.requests,
+    reads: before.reads + now.reads,
+    writes: before.writes + now.writes,
+    failedRequests: before.failedRequests + now.failedRequests,
+    inFlight: now.inFlight,
+    watches: now.watches,
+  };
+}
 
 /**
  * Why the run could not start, when it is not a bug: 2 (usage) for what the operator must fix
