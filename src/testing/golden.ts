@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { caseFailed } from '../app/check/check-result.js';
 import { compareExpectations, writeExpectations } from '../app/check/expectations.js';
+import { GOLDEN_KEY_ENV, goldenKeyFromEnv } from '../app/check/sealed-values.js';
 import { displayPath } from '../app/display-path.js';
 import { selectResources } from '../app/resource-query.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
@@ -22,6 +23,12 @@ export interface GoldenOptions {
   readonly update?: boolean;
   /** Keep and compare `version`, `created` and `updated`, as `cosi check --volatile` does. */
   readonly volatile?: boolean;
+  /**
+   * The key of the fingerprints that stand for a sensitive type's values in the golden tree, as
+   * `cosi check --expect` takes it. Default: the environment variable `COSI_GOLDEN_KEY`. Without
+   * one, those values are recorded as `***` and cannot be compared: the assertion fails saying so.
+   */
+  readonly key?: string;
 }
 
 /**
@@ -48,7 +55,7 @@ export async function expectGolden(
     const shown = displayPath(project.cwd, absolute);
     const snapshot = await takeSnapshot(project.project.state);
     const groups = selectResources({ project: project.project, snapshot }, {});
-    const golden = { volatile: options.volatile === true };
+    const golden = { volatile: options.volatile === true, key: options.key ?? goldenKeyFromEnv() };
     if (options.update ?? updateRequested()) {
       const report = project.lastReport;
       if (report !== undefined && !report.converged) {
@@ -60,20 +67,27 @@ export async function expectGolden(
       return;
     }
     const cases = await compareExpectations(absolute, shown, groups, golden);
-    const failed = cases.filter((c) => caseFailed(c, { strict: false }));
+    // A test has no warnings to show: a sensitive value it could not compare fails it.
+    const failed = cases.filter((c) => caseFailed(c, { strict: true }));
     if (failed.length === 0) return;
     const findings = failed.flatMap((c) => c.findings);
     const lines = findings.map((f) =>
       f.diff === undefined ? formatFinding(f) : `${formatFinding(f)}\n${indent(f.diff)}`,
     );
     const note = unsettledNote(project.lastReport);
+    const uncompared = findings.some((f) => f.code === 'sensitive-not-compared');
     throw new CosiAssertionError(
       [
-        `expected the state to match the golden tree ${shown} (${failed.length} ${failed.length === 1 ? 'resource differs' : 'resources differ'})`,
+        `expected the state to match the golden tree ${shown} (${failed.length} ${failed.length === 1 ? 'resource differs' : 'resources differ'}${uncompared ? ' or could not be compared' : ''})`,
         ...(note === '' ? [] : [note]),
         '',
         ...lines,
         '',
+        ...(uncompared
+          ? [
+              `A sensitive type's values are compared by fingerprints keyed with ${GOLDEN_KEY_ENV} (or { key }): set it as the golden tree was recorded with it, or record the tree with it.`,
+            ]
+          : []),
         `If the change is meant, record the state: run the test with ${UPDATE_GOLDEN_ENV}=1 (or { update: true }), or cosi check --expect ${shown} --update.`,
       ].join('\n'),
     );

@@ -11,6 +11,13 @@ import {
   type TestProject,
 } from '../../src/testing/index.js';
 import { cli, REPO } from '../cli/run-cli.js';
+import {
+  controllerManagedBy,
+  defineConfig,
+  defineResource,
+  findById,
+  type Runtime,
+} from '../../src/index.js';
 
 const open: TestProject[] = [];
 const dirs: string[] = [];
@@ -125,4 +132,75 @@ describe('expectGolden', () => {
     );
     expect(await readdir(dir)).toEqual([]);
   }, 60_000);
+
+  describe('a sensitive type a controller writes', () => {
+    const Source = defineResource<{ value: string }>({
+      type: 'Sources.test.cosi.dev',
+      defaultSpec: () => ({ value: '' }),
+    });
+    const Credential = defineResource<{ user: string; password: string }>({
+      type: 'Credentials.test.cosi.dev',
+      sensitivity: 'sensitive',
+      defaultSpec: () => ({ user: '', password: '' }),
+    });
+    const credentials = (suffix: string) =>
+      defineConfig({
+        definitions: [Source, Credential],
+        setup: (runtime: Runtime) =>
+          controllerManagedBy(runtime)
+            .named('CredentialController')
+            .for(Source)
+            .owns(Credential)
+            .complete(async ({ client }, request) => {
+              const source = await findById(client, Source, request.id, request.namespace);
+              if (!source) return;
+              await client.modify(Credential.create(request.id), (c) => {
+                c.spec.user = request.id;
+                c.spec.password = `pw-${source.spec.value}${suffix}`;
+              });
+            }),
+      });
+    const start = async (suffix: string) => {
+      const p = await createTestProject({
+        cwd: REPO,
+        config: credentials(suffix),
+        manifests: 'metadata: { type: Sources.test.cosi.dev, id: db }\nspec: { value: one }\n',
+      });
+      open.push(p);
+      expectConverged(await p.converge());
+      return p;
+    };
+
+    it('fails when the password the controller writes changes, without the password in the golden', async () => {
+      const dir = await goldenDir();
+      await expectGolden(await start(''), dir, { update: true, key: 'k' });
+      const text = await readFile(path.join(dir, 'Credentials.test.cosi.dev.yaml'), 'utf8');
+      expect(text).toMatch(/ {2}password: hmac-sha256:[0-9a-f]{32}\n/);
+      expect(text).not.toContain('pw-one');
+      await expectGolden(await start(''), dir, { key: 'k' });
+      // A bug in the controller: the password differs, and the golden gate says so.
+      const buggy = await start('-bug');
+      const failed = await thrown(() => expectGolden(buggy, dir, { key: 'k' }));
+      expect(failed).toBeInstanceOf(CosiAssertionError);
+      expect(failed.message).toContain(
+        'Credentials.test.cosi.dev(default/db) differs from the expectation (sensitive, compared by fingerprints keyed with COSI_GOLDEN_KEY: password changed',
+      );
+      expect(failed.message).toContain('-  password: "*** (before)"');
+      expect(failed.message).not.toContain('pw-one');
+    }, 60_000);
+
+    it('fails when it cannot compare the values: no key to record or compare them with', async () => {
+      const dir = await goldenDir();
+      const p = await start('');
+      await expectGolden(p, dir, { update: true });
+      const error = await thrown(() => expectGolden(p, dir));
+      expect(error.message).toContain(
+        'warning[sensitive-not-compared]: Credentials.test.cosi.dev(default/db): its sensitive values (user, password) were not compared',
+      );
+      expect(error.message).toContain('(1 resource differs or could not be compared)');
+      expect(error.message).toContain(
+        'compared by fingerprints keyed with COSI_GOLDEN_KEY (or { key })',
+      );
+    }, 60_000);
+  });
 });

@@ -47,6 +47,7 @@ export const CHECK_CODES = [
   'unreadable-expectations',
   'invalid-expectation',
   'not-recorded',
+  'sensitive-not-compared',
   // Scenarios (`cosi test`): a scenario that cannot run (exit 2), and steps that failed.
   'invalid-scenario',
   'step-failed',

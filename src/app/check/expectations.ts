@@ -7,8 +7,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
 import { outputYaml } from '../output-yaml.js';
-import { maskChangedValues } from '../masked-values.js';
-import { withheldFieldsOf } from '../shown-spec.js';
+import { maskChangedValues, maskedDocumentFields } from '../masked-values.js';
 import type { Finding } from '../../loaders/finding.js';
 import { assertReplaceable, removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
@@ -20,6 +19,15 @@ import {
   staleGoldenFiles,
   writeGoldenIndex,
 } from './golden-files.js';
+import {
+  changedFingerprints,
+  comparableSealed,
+  fingerprinter,
+  GOLDEN_KEY_ENV,
+  type Fingerprinter,
+  sealDocument,
+  type UnsealedFields,
+} from './sealed-values.js';
 
 interface ExpectedDocument {
   readonly key: string;
@@ -42,6 +50,11 @@ export interface GoldenOptions {
    * change with every unrelated write, and a golden tree should change only when the state does.
    */
   readonly volatile: boolean;
+  /**
+   * The key of the fingerprints that stand for a sensitive type's values (`COSI_GOLDEN_KEY`):
+   * without one they are recorded as `***`, and a check cannot compare them (and says so).
+   */
+  readonly key?: string;
 }
 
 /**
@@ -56,13 +69,22 @@ const VOLATILE_FIELDS = [
   'creationTimestamp',
 ] as const;
 
-/** A resource as its golden document holds it: `apply -o yaml --stable`, less the volatile fields. */
+/**
+ * A resource as its golden document holds it: `apply -o yaml --stable`, less the volatile fields;
+ * a sensitive type's values sealed (see `sealed-values.ts`), never in clear.
+ */
 function goldenDocument(
   resource: Resource,
   definition: ResourceDefinition | undefined,
   options: GoldenOptions,
+  fingerprint: Fingerprinter | undefined,
 ): Record<string, unknown> {
-  const doc = toDocument(resource, definition, { stable: true });
+  const sensitive = definition?.sensitivity === 'sensitive';
+  const printed = toDocument(resource, definition, { stable: true, includeSensitive: sensitive });
+  const { namespace, type, id } = resource.metadata;
+  const doc = sensitive
+    ? sealDocument(printed, definition, `${namespace}/${type}/${id}`, fingerprint)
+    : printed;
   return options.volatile ? doc : withoutVolatile(doc);
 }
 
@@ -76,15 +98,16 @@ function withoutVolatile(doc: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** The converged state as goldens hold it, keyed by namespace/type/id. */
-function actualDocuments(
+async function actualDocuments(
   groups: readonly ResourceGroup[],
   options: GoldenOptions,
-): Map<string, Record<string, unknown>> {
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
+  const fingerprint = await fingerprinterFor(groups, options);
   for (const group of groups) {
     for (const resource of group.resources) {
       const doc = JSON.parse(
-        JSON.stringify(goldenDocument(resource, group.definition, options)),
+        JSON.stringify(goldenDocument(resource, group.definition, options, fingerprint)),
       ) as Record<string, unknown>;
       const { namespace, type, id } = resource.metadata;
       out.set(`${namespace}/${type}/${id}`, doc);
@@ -107,8 +130,8 @@ export async function compareExpectations(
   const expected = await readExpected(dir, displayDir, kindsOf(groups));
   // Without a readable golden tree, one finding says so; a case per resource would bury it.
   if (expected.unreadable) return expected.problems;
-  const actual = actualDocuments(groups, options);
-  const withheld = withheldFieldsByKey(groups);
+  const actual = await actualDocuments(groups, options);
+  const definitions = definitionsByKey(groups);
   // The diff library is loaded only by a check that compares with a golden tree.
   const { createTwoFilesPatch } = await import('diff');
   const unifiedDiff = (file: string, want: unknown, got: unknown): string =>
@@ -131,8 +154,17 @@ export async function compareExpectations(
     // Goldens recorded with the volatile fields still compare when they are not asked for.
     const want =
       stored && !options.volatile ? { ...stored, value: withoutVolatile(stored.value) } : stored;
-    const got = actual.get(key);
+    const definition = definitions.get(key);
+    const sensitive = definition?.sensitivity === 'sensitive';
+    // A sensitive resource's values the golden has no fingerprint of, or this check no key for,
+    // are taken as equal here and named below: never a silent pass.
+    const sealed =
+      want && sensitive && actual.has(key)
+        ? comparableSealed(want.value, actual.get(key) ?? {}, definition)
+        : undefined;
+    const got = sealed?.got ?? actual.get(key);
     const findings: Finding<CheckCode>[] = [];
+    if (want && sealed) findings.push(...unsealedFindings(want, key, sealed.unsealed));
     if (want && !got) {
       findings.push({
         ...at(want),
@@ -155,11 +187,11 @@ export async function compareExpectations(
         ...firstDifferenceAt(want, got),
         code: 'unexpected-state',
         severity: 'error',
-        message: `${pointerOfKey(key)} differs from the expectation`,
+        message: `${pointerOfKey(key)} differs from the expectation${fingerprintNote(want.value, got, definition)}`,
         // A Secret's values masked, as kubectl diff masks them: which key changed, not to what.
         diff: unifiedDiff(
           want.file,
-          ...maskChangedValues(want.value, got, withheld.get(key) ?? []),
+          ...maskChangedValues(want.value, got, maskedDocumentFields(definition, got)),
         ),
       });
     }
@@ -189,6 +221,7 @@ export async function writeExpectations(
     // Every path is checked before any is written: a FIFO at the index (or at a golden's place)
     // refuses the update with the goldens as they were, not half replaced.
     const names = groups.map((group) => `${group.type}.yaml`);
+    const fingerprint = await fingerprinterFor(groups, options);
     for (const name of [GOLDEN_INDEX, ...names]) {
       current = path.join(displayDir, name);
       await assertReplaceable(path.join(dir, name));
@@ -196,7 +229,7 @@ export async function writeExpectations(
     for (const group of groups) {
       const name = `${group.type}.yaml`;
       const text = group.resources
-        .map((r) => `---\n${outputYaml(goldenDocument(r, group.definition, options))}`)
+        .map((r) => `---\n${outputYaml(goldenDocument(r, group.definition, options, fingerprint))}`)
         .join('');
       current = path.join(displayDir, name);
       written.push(name);
@@ -352,17 +385,69 @@ function goldenFiles(
   };
 }
 
-/** The fields whose values a diff masks (a Secret's), by `namespace/type/id` key. */
-function withheldFieldsByKey(groups: readonly ResourceGroup[]): Map<string, readonly string[]> {
-  const out = new Map<string, readonly string[]>();
+/** What seals the state's sensitive values: only a state with some, and a key, needs one. */
+function fingerprinterFor(
+  groups: readonly ResourceGroup[],
+  options: GoldenOptions,
+): Promise<Fingerprinter | undefined> {
+  const sensitive = groups.some(
+    (g) => g.definition?.sensitivity === 'sensitive' && g.resources.length > 0,
+  );
+  return fingerprinter(sensitive ? options.key : undefined);
+}
+
+/** The definition of each resource of the state, by `namespace/type/id` key. */
+function definitionsByKey(groups: readonly ResourceGroup[]): Map<string, ResourceDefinition> {
+  const out = new Map<string, ResourceDefinition>();
   for (const group of groups) {
-    const fields = withheldFieldsOf(group.definition);
-    if (fields.length === 0) continue;
+    if (group.definition === undefined) continue;
     for (const { metadata } of group.resources) {
-      out.set(`${metadata.namespace}/${metadata.type}/${metadata.id}`, fields);
+      out.set(`${metadata.namespace}/${metadata.type}/${metadata.id}`, group.definition);
     }
   }
   return out;
+}
+
+/** What a differing sensitive resource's message adds when fingerprints of its values differ. */
+function fingerprintNote(
+  want: Record<string, unknown>,
+  got: Record<string, unknown>,
+  definition: ResourceDefinition | undefined,
+): string {
+  if (definition?.sensitivity !== 'sensitive') return '';
+  const changed = changedFingerprints(want, got, definition);
+  if (changed.length === 0) return '';
+  return ` (sensitive, compared by fingerprints keyed with ${GOLDEN_KEY_ENV}: ${changed.join(', ')} changed, or the key is not the one they were recorded with)`;
+}
+
+/**
+ * What a check of a sensitive resource could not compare: fingerprints without the key to
+ * compare them is an error (the golden says what the values were, the check cannot verify it);
+ * values the golden holds no fingerprint of, a warning (a `--strict` check fails on it).
+ */
+function unsealedFindings(
+  want: ExpectedDocument,
+  key: string,
+  unsealed: UnsealedFields,
+): Finding<CheckCode>[] {
+  const findings: Finding<CheckCode>[] = [];
+  if (unsealed.noKey.length > 0) {
+    findings.push({
+      ...at(want),
+      code: 'sensitive-not-compared',
+      severity: 'error',
+      message: `${pointerOfKey(key)}: the golden holds keyed fingerprints of its sensitive values (${unsealed.noKey.join(', ')}), and ${GOLDEN_KEY_ENV} is not set to compare them: set it to the key they were recorded with`,
+    });
+  }
+  if (unsealed.notRecorded.length > 0) {
+    findings.push({
+      ...at(want),
+      code: 'sensitive-not-compared',
+      severity: 'warning',
+      message: `${pointerOfKey(key)}: its sensitive values (${unsealed.notRecorded.join(', ')}) were not compared: the golden holds no fingerprint of them; set ${GOLDEN_KEY_ENV} (a secret of the CI and of who records) and record again with --update`,
+    });
+  }
+  return findings;
 }
 
 /** A `namespace/type/id` key as cosi names a resource everywhere else: `type(namespace/id)`. */

@@ -27,6 +27,8 @@ export interface CheckOptions {
   readonly update: boolean;
   /** `--keep-volatile`: goldens hold (and compare) versions and timestamps too. */
   readonly volatile?: boolean;
+  /** The key of the goldens' fingerprints of sensitive values (`COSI_GOLDEN_KEY`), when set. */
+  readonly goldenKey?: string;
   /** Paths in findings are shown relative to it. */
   readonly cwd: string;
   /** `--typecheck`: type-check the config with the project's TypeScript. */
@@ -90,7 +92,10 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   let goldenUpdate: GoldenUpdate | undefined;
   if (options.expect) {
     const groups = selectResources(outcome, {});
-    const golden = { volatile: options.volatile === true };
+    const golden = {
+      volatile: options.volatile === true,
+      ...(options.goldenKey === undefined ? {} : { key: options.goldenKey }),
+    };
     if (!options.update) {
       cases.push(
         ...(await compareExpectations(options.expect.dir, options.expect.given, groups, golden)),

@@ -35,7 +35,10 @@ export function defineCheck(): Command {
       '--each',
       'check each path given as a world of its own (separate applications or environments: the same names in two of them are no duplicates), one report',
     )
-    .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
+    .option(
+      '--expect <dir>',
+      "compare the converged state with the expected manifests in <dir> (a sensitive type's values as fingerprints keyed with $COSI_GOLDEN_KEY)",
+    )
     .option(
       '--update',
       'with --expect: write the converged state to <dir> instead of comparing (only a run that converged)',

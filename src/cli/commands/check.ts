@@ -23,6 +23,7 @@ import {
 import { didYouMean } from '../../engine/did-you-mean.js';
 import { FINDING_CODES, FINDING_SEVERITY } from '../../loaders/finding-code.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
+import { goldenKeyFromEnv } from '../../app/check/sealed-values.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -110,11 +111,13 @@ export async function check(
       ...(flags.strict === true ? { strictSchemas: true } : {}),
     };
     const allowedWarnings = allowedWarningCodes(flags);
+    const goldenKey = goldenKeyFromEnv(io.env);
     const checkOptions = {
       strict: flags.strict === true,
       ...(allowedWarnings.length > 0 ? { allowedWarnings } : {}),
       update: flags.update === true,
       volatile: flags.keepVolatile === true,
+      ...(goldenKey === undefined ? {} : { goldenKey }),
       cwd: io.cwd,
       ...(flags.typecheck === true ? { typecheck: true } : {}),
       ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
