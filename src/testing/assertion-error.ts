@@ -1,3 +1,6 @@
+import { TypeResolutionError } from '../engine/resource/definition-registry.js';
+import { UnknownTargetError } from './absence-target.js';
+
 /**
  * A failed expectation of `cosi/testing`: the message says what was expected and, when a
  * resource differs, holds a unified diff (`-` expected, `+` actual); `resourceDiff` holds it
@@ -19,10 +22,19 @@ export class CosiAssertionError extends Error {
 /**
  * Points a failed expectation's stack at the test that called `api`: the frames inside cosi
  * (whose code a runner's code frame would show, when cosi is installed by a link outside
- * `node_modules`) are left out. Kept as it was if `api` is not on the stack.
+ * `node_modules`) are left out. So is a test's misuse that cosi refuses (a type no definition
+ * has, an absence check of a type or namespace the project never had): the mistake is at the
+ * call. Any other error (a check function's own, a controller's) keeps its stack, which points
+ * at the code that threw it. Kept as it was if `api` is not on the stack.
  */
 export function thrownAtCaller<E>(error: E, api: (...args: never[]) => unknown): E {
-  if (!(error instanceof CosiAssertionError)) return error;
+  if (
+    !(error instanceof CosiAssertionError) &&
+    !(error instanceof UnknownTargetError) &&
+    !(error instanceof TypeResolutionError)
+  ) {
+    return error;
+  }
   const before = error.stack;
   Error.captureStackTrace(error, api);
   if (!/\n\s+at /.test(error.stack ?? '')) error.stack = before;

@@ -7,7 +7,7 @@ import type { ErrorRecord } from '../engine/runtime/error-record.js';
 import { didYouMeanType } from '../loaders/did-you-mean.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
 import { absentFields } from './absent-fields.js';
-import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
+import { CosiAssertionError, failAtCaller, thrownAtCaller } from './assertion-error.js';
 import { matchesPartially, pruneToShape, shapedDiff } from './partial-match.js';
 import { maskChangedValues, maskedSpecFields } from '../app/masked-values.js';
 import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
@@ -66,21 +66,24 @@ export async function expectResource<S = unknown>(
   partialSpec?: SpecExpectation<NoInfer<S>>,
   options: ResourceOptions = {},
 ): Promise<Resource<S>> {
-  const type = typeName(typeRef);
-  const resource = await project.get<S>(type, id, options);
-  // The note is not a wait's: a wait runs on past the last convergence, whose report is then stale.
-  const note = unsettledNote(project.lastReport);
-  const failure = await resourceMismatch(
-    project,
-    type,
-    id,
-    resource,
-    partialSpec ?? {},
-    options,
-    note,
-  );
-  if (failure) throw thrownAtCaller(failure, expectResource);
-  return resource as Resource<S>;
+  return await failAtCaller(expectResource, async () => {
+    const type = typeName(typeRef);
+    const resource = await project.get<S>(type, id, options);
+    // The note is not a wait's: a wait runs on past the last convergence, whose report is then
+    // stale.
+    const note = unsettledNote(project.lastReport);
+    const failure = await resourceMismatch(
+      project,
+      type,
+      id,
+      resource,
+      partialSpec ?? {},
+      options,
+      note,
+    );
+    if (failure) throw failure;
+    return resource as Resource<S>;
+  });
 }
 
 /**
@@ -134,11 +137,11 @@ export async function expectNoResource(
   id: string,
   options: ResourceOptions = {},
 ): Promise<void> {
-  const pointer = await project.absentPointer(typeName(type), id, options);
-  const resource = await project.get(pointer.type, id, pointer);
-  if (resource !== undefined) {
-    throw thrownAtCaller(presentError(resource, project.lastReport), expectNoResource);
-  }
+  await failAtCaller(expectNoResource, async () => {
+    const pointer = await project.absentPointer(typeName(type), id, options);
+    const resource = await project.get(pointer.type, id, pointer);
+    if (resource !== undefined) throw presentError(resource, project.lastReport);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
-import { CosiAssertionError } from './assertion-error.js';
+import { CosiAssertionError, failAtCaller } from './assertion-error.js';
 import {
   convergenceProblem,
   describeQuery,
@@ -16,24 +16,17 @@ export interface MatcherResult {
   readonly message: () => string;
 }
 
-/**
- * The matchers `cosi/testing/matchers` registers on vitest's or jest's `expect`; for another
- * runner with `expect.extend`, pass this object to it. With them:
- *
- * @example
- * await expect(project).toHaveResource('NetworkConfig', 'web-1', { ip: '10.0.0.2' });
- * expect(await project.converge()).toConverge();
- * await expect(project).toHaveFinding({ code: 'reconcile-failed' });
- */
-export const cosiMatchers = {
-  async toHaveResource(
-    this: { readonly isNot?: boolean },
-    project: TestProject,
-    type: TypeRef,
-    id: string,
-    partialSpec: unknown = {},
-    options: ResourceOptions = {},
-  ): Promise<MatcherResult> {
+/** `toHaveResource`: see {@link cosiMatchers}. */
+async function toHaveResource(
+  this: { readonly isNot?: boolean },
+  project: TestProject,
+  type: TypeRef,
+  id: string,
+  partialSpec: unknown = {},
+  options: ResourceOptions = {},
+): Promise<MatcherResult> {
+  // A misuse (a type no definition has) fails at the test's line, not in cosi.
+  return await failAtCaller(toHaveResource, async () => {
     // `not` passes on any failure: one of a type or namespace never had must not be it.
     if (this.isNot === true) await project.absentPointer(typeName(type), id, options);
     const failure = await failureOf(() => expectResource(project, type, id, partialSpec, options));
@@ -44,7 +37,20 @@ export const cosiMatchers = {
         failure?.message ??
         `expected ${pointer.type} ${pointer.namespace}/${id} not to exist with that spec, but it does`,
     };
-  },
+  });
+}
+
+/**
+ * The matchers `cosi/testing/matchers` registers on vitest's or jest's `expect`; for another
+ * runner with `expect.extend`, pass this object to it. With them:
+ *
+ * @example
+ * await expect(project).toHaveResource('NetworkConfig', 'web-1', { ip: '10.0.0.2' });
+ * expect(await project.converge()).toConverge();
+ * await expect(project).toHaveFinding({ code: 'reconcile-failed' });
+ */
+export const cosiMatchers = {
+  toHaveResource,
 
   toConverge(subject: ConvergenceReport | TestProject): MatcherResult {
     const report = 'lastReport' in subject ? subject.lastReport : subject;

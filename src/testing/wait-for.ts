@@ -127,13 +127,13 @@ export async function assertNoResource(
   id: string,
   options: WaitOptions = {},
 ): Promise<void> {
-  const pointer = await project.absentPointer(typeName(type), id, options);
-  await failAtCaller(assertNoResource, () =>
-    waitUntil(project, options, async () => {
+  await failAtCaller(assertNoResource, async () => {
+    const pointer = await project.absentPointer(typeName(type), id, options);
+    await waitUntil(project, options, async () => {
       const resource = await project.get(pointer.type, id, pointer);
       return resource === undefined ? undefined : presentError(resource, project.lastReport);
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -151,10 +151,10 @@ export async function teardownAndDestroy(
 ): Promise<void> {
   const type = typeName(typeRef);
   const list = typeof ids === 'string' ? [ids] : ids;
-  await project.destroy(type, list, options);
-  // The applier destroys released manifests when a convergence ends; then wait for the rest.
-  await project.converge();
   await failAtCaller(teardownAndDestroy, async () => {
+    await project.destroy(type, list, options);
+    // The applier destroys released manifests when a convergence ends; then wait for the rest.
+    await project.converge();
     for (const id of list) await assertNoResource(project, type, id, options);
   });
 }

@@ -10,8 +10,10 @@ import {
   createTestProject,
   expectNoResource,
   expectResource,
+  teardownAndDestroy,
   type TestProject,
 } from '../../src/testing/index.js';
+import '../../src/testing/register-matchers.js';
 import { Counter, Echo, counters, echoConfig } from './echo-project.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -117,6 +119,39 @@ describe('a failed assertion', () => {
         String(run),
       ).toEqual([]);
       expect(frames[0]).toContain('typed-expectations.test.ts');
+    }
+  });
+
+  it('points a misuse (a misspelt type, an absence of a type never had) at the test too', async () => {
+    const project = await echoed();
+    const misuses: [string, () => Promise<unknown>][] = [
+      ['UnknownTargetError', () => expectNoResource(project, 'Echoes.test.cosi.dve', 'c1')],
+      ['UnknownTargetError', () => assertNoResource(project, 'Echoes.test.cosi.dve', 'c1')],
+      [
+        'UnknownTargetError',
+        () => expect(project).not.toHaveResource('Echoes.test.cosi.dve', 'c1'),
+      ],
+      ['TypeResolutionError', () => expectResource(project, 'Ecko', 'c1', {})],
+      ['TypeResolutionError', () => assertResource(project, 'Ecko', 'c1', {})],
+      ['TypeResolutionError', () => expect(project).toHaveResource('Ecko', 'c1', {})],
+      ['TypeResolutionError', () => teardownAndDestroy(project, 'Ecko', ['c1'])],
+    ];
+    for (const [name, run] of misuses) {
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.name, String(run)).toBe(name);
+      const frames = (error?.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+      // No frame in cosi's code: a runner's code frame shows the test's line.
+      expect(
+        frames.filter((f) => f.includes(`${path.sep}src${path.sep}`)),
+        String(run),
+      ).toEqual([]);
+      expect(
+        frames.some((f) => f.includes('typed-expectations.test.ts')),
+        String(run),
+      ).toBe(true);
     }
   });
 });
