@@ -1,6 +1,8 @@
 import { formatPointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { formatDuration } from '../app/format-duration.js';
+import { outputYaml } from '../app/output-yaml.js';
+import { NOT_SHOWN, shownSpec } from '../app/shown-spec.js';
 import { parseDurationText } from '../app/parse-duration.js';
 import { CosiAssertionError, failAtCaller } from './assertion-error.js';
 import { presentError, resourceMismatch } from './assertions.js';
@@ -93,6 +95,7 @@ async function firstFailure<S>(
               check as CheckFunction<S>,
               resource,
               `${formatPointer(resource.metadata)} failed its check`,
+              () => lastSeen(project, resource),
             )
         : await resourceMismatch(project, type, id, resource, check, options);
     if (failure !== undefined) return failure;
@@ -205,12 +208,31 @@ async function runCheck<S>(
   check: CheckFunction<S>,
   resource: Resource<S>,
   message: string,
+  seen: () => string,
 ): Promise<unknown> {
   try {
-    return (await check(resource)) === false ? new CosiAssertionError(message) : undefined;
+    return (await check(resource)) === false ? new CosiAssertionError(message, seen()) : undefined;
   } catch (error) {
-    return error ?? new CosiAssertionError(message);
+    return error ?? new CosiAssertionError(message, seen());
   }
+}
+
+/**
+ * The resource as the check that answered `false` saw it, as Gomega's `Eventually` prints the
+ * last value: its version and spec (what a shared view shows of it: none of a sensitive type's,
+ * a Secret's keys without their values).
+ */
+function lastSeen(project: TestProject, resource: Resource): string {
+  const spec = shownSpec(project.project.registry.get(resource.metadata.type), resource.spec);
+  const shown =
+    spec === undefined
+      ? `  ${NOT_SHOWN}`
+      : outputYaml(spec)
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => `  ${line}`)
+          .join('\n');
+  return `the check last saw version ${resource.metadata.version}, spec:\n${shown}`;
 }
 
 function waitOf(timeout: number | string | undefined): number {
