@@ -72,18 +72,28 @@ export async function expectResource<S = unknown>(
     // The note is not a wait's: a wait runs on past the last convergence, whose report is then
     // stale.
     const note = unsettledNote(project.lastReport);
-    const failure = await resourceMismatch(
-      project,
-      type,
-      id,
-      resource,
-      partialSpec ?? {},
-      options,
-      note,
-    );
-    if (failure) throw failure;
-    return resource as Resource<S>;
+    const mismatch = (noted: string) =>
+      resourceMismatch(project, type, id, resource, partialSpec ?? {}, options, noted);
+    const failure = await mismatch(note);
+    if (failure === undefined) return resource as Resource<S>;
+    // A manifest where a controller's output goes is most often why it differs: say so.
+    const collision = await collisionOf(project, project.pointer(type, id, options));
+    throw collision === undefined
+      ? failure
+      : ((await mismatch([collision, note].filter((n) => n !== '').join('\n'))) ?? failure);
   });
+}
+
+/**
+ * The `output-collision` finding of a resource that is a manifest of a controller's output (which
+ * the controller cannot write: the manifest wins), as `cosi check` reports it, formatted.
+ */
+async function collisionOf(project: TestProject, pointer: Pointer): Promise<string | undefined> {
+  const prefix = `${formatPointer(pointer)} is also written by controller `;
+  const finding = (await project.findings()).find(
+    (f) => f.code === 'output-collision' && f.message.startsWith(prefix),
+  );
+  return finding === undefined ? undefined : formatFinding(finding);
 }
 
 /**

@@ -61,6 +61,23 @@ describe('expectResource after a convergence that did not settle', () => {
   });
 });
 
+describe('expectResource of a manifest where a controller writes its output', () => {
+  it('says it is an output-collision (the manifest wins), as cosi check reports it', async () => {
+    const p = await createTestProject({ config: echoConfig, manifests: counters(3) });
+    open.push(p);
+    // A controller-runtime habit: seed the output the controller "already wrote".
+    await p.apply('metadata: { type: echo, id: c1 }\nspec: { value: 1 }\n');
+    await p.converge();
+    const differs = await failure(() => expectResource(p, 'echo', 'c1', { value: 3 }));
+    const lines = differs.message.split('\n');
+    expect(lines[0]).toBe('expected the spec of Echoes.test.cosi.dev(default/c1) to match');
+    expect(lines[1]).toBe(
+      '<apply 1>:1:1: error[output-collision]: Echoes.test.cosi.dev(default/c1) is also written by controller "EchoController": a manifest cannot hold a controller\'s output (the manifest wins and the controller fails or is ignored); remove it from the manifests or change its id',
+    );
+    expect(differs.message).toContain('-value: 3\n+value: 1');
+  });
+});
+
 describe('a scenario expectation after a convergence that did not settle', () => {
   let dir: string | undefined;
   afterEach(async () => {
