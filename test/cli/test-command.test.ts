@@ -118,7 +118,7 @@ describe('cosi test', () => {
     const { code, stdout } = await cli(['test', `${SCENARIOS}/broken`]);
     const file = `${SCENARIOS}/broken/bad-steps.cosi-test.yaml`;
     expect(stdout.split('\n').filter((l) => l.startsWith(file))).toEqual([
-      `${file}:4:1: error[invalid-scenario]: unknown key "stepz" in a scenario (known: name, config, manifests, kubernetesVersion, steps)`,
+      `${file}:4:1: error[invalid-scenario]: unknown key "stepz" in a scenario (known: name, config, manifests, kubernetesVersion, converge, steps)`,
       `${file}:6:5: error[invalid-scenario]: a step has one kind, not apply and expect`,
       `${file}:8:14: error[invalid-scenario]: \`advance\` takes a duration: 30s, 5m, 1h30m, 500ms`,
       `${file}:9:20: error[invalid-scenario]: a resource reference needs \`type\` and \`id\``,

@@ -25,7 +25,14 @@ import type {
 } from './scenario.js';
 
 /** The keys of a scenario. */
-const SCENARIO_KEYS = ['name', 'config', 'manifests', 'kubernetesVersion', 'steps'] as const;
+const SCENARIO_KEYS = [
+  'name',
+  'config',
+  'manifests',
+  'kubernetesVersion',
+  'converge',
+  'steps',
+] as const;
 /** The kinds of step: each step is a mapping with one of them (and maybe `name`, `expect-error`). */
 const STEP_KINDS = [
   'apply',
@@ -153,6 +160,11 @@ class StepParser {
     const kubernetesVersion = this.string(node, 'kubernetesVersion');
     const manifestsNode = node.get('manifests', true) as Node | undefined;
     const manifests = manifestsNode === undefined ? undefined : this.paths(manifestsNode);
+    const convergeNode = node.get('converge', true) as Node | undefined;
+    const converge = isScalar(convergeNode) ? convergeNode.value : undefined;
+    if (convergeNode !== undefined && typeof converge !== 'boolean') {
+      this.problem(convergeNode, '`converge` is true or false');
+    }
     const stepsNode = node.get('steps', true) as Node | undefined;
     const steps: Step[] = [];
     if (stepsNode === undefined) this.problem(node, 'a scenario needs `steps`: a list');
@@ -176,6 +188,7 @@ class StepParser {
         : {}),
       ...(manifests !== undefined ? { manifests, manifestsAt: this.placeOf(manifestsNode) } : {}),
       ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+      ...(converge === false ? { converge: false as const } : {}),
       steps,
     };
   }

@@ -142,7 +142,7 @@ export async function runScenario(
   let broken = false;
   let startMs = 0;
   try {
-    await project.converge();
+    if (scenario.converge !== false) await project.converge();
     startMs = performance.now() - started;
     for (const [i, step] of scenario.steps.entries()) {
       options.onStep?.(i);

@@ -104,6 +104,11 @@ export interface Scenario {
    */
   readonly manifests?: readonly string[];
   readonly kubernetesVersion?: string;
+  /**
+   * `converge: false`: the steps start on the manifests as loaded, nothing run yet (as
+   * `createTestProject` starts), so `advance` steps see a polling controller's visits one by one.
+   */
+  readonly converge?: false;
   readonly steps: readonly Step[];
 }
 
