@@ -34,6 +34,7 @@ import { appliedResources, type AppliedResources } from './applied-resources.js'
 import { withConfigContext } from './config-context.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
+import { asMisuse, failAtCaller } from './assertion-error.js';
 import {
   ManifestError,
   loadManifestFiles,
@@ -216,8 +217,12 @@ export class TestProject {
    * @throws ManifestError with every finding when the manifests have errors; nothing is applied.
    */
   async apply(input: ManifestInput): Promise<AppliedResources> {
-    return this.#applyLoaded(
-      await loadManifestInput(input, { ...this.#loadOptions(), label: this.#nextLabel() }),
+    // Only the frame of the method is looked for on the stack: it is never called unbound.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    return await failAtCaller(TestProject.prototype.apply, async () =>
+      this.#applyLoaded(
+        await loadManifestInput(input, { ...this.#loadOptions(), label: this.#nextLabel() }),
+      ),
     );
   }
 
@@ -242,6 +247,17 @@ export class TestProject {
     id: string,
     fn: (draft: ManifestDraft<S>) => void,
     options: ResourceOptions = {},
+  ): Promise<AppliedResources> {
+    // Only the frame of the method is looked for on the stack: it is never called unbound.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    return await failAtCaller(TestProject.prototype.edit, () => this.#edit(type, id, fn, options));
+  }
+
+  async #edit<S>(
+    type: TypeRef<S>,
+    id: string,
+    fn: (draft: ManifestDraft<S>) => void,
+    options: ResourceOptions,
   ): Promise<AppliedResources> {
     const manifest = await this.#manifest(type, id, options, 'edit');
     const { metadata, spec } = manifest.resource;
@@ -287,12 +303,16 @@ export class TestProject {
     ids: string | readonly string[],
     options: ResourceOptions = {},
   ): Promise<AppliedResources> {
-    for (const id of typeof ids === 'string' ? [ids] : ids) {
-      this.#manifests.delete((await this.#manifest(type, id, options, 'destroy')).key);
-    }
-    return appliedResources(
-      await this.#session.applyEdit({ resources: [...this.#manifests.values()] }),
-    );
+    // Only the frame of the method is looked for on the stack: it is never called unbound.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    return await failAtCaller(TestProject.prototype.destroy, async () => {
+      for (const id of typeof ids === 'string' ? [ids] : ids) {
+        this.#manifests.delete((await this.#manifest(type, id, options, 'destroy')).key);
+      }
+      return appliedResources(
+        await this.#session.applyEdit({ resources: [...this.#manifests.values()] }),
+      );
+    });
   }
 
   /** The resource, or `undefined` when there is none. */
@@ -482,11 +502,13 @@ export class TestProject {
     const hint = owner.startsWith('ResourceGraph(')
       ? `; it is rendered by ${owner}: what a cluster would report of it is given as an observed status, applied as the object annotated cosi.dev/observed: "true" with its status, then edited as { type: observed, id: ${JSON.stringify(observedStatusId(pointer.type, id))} }`
       : '';
-    throw Object.assign(
-      new Error(
-        `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})${hint}`,
+    throw asMisuse(
+      Object.assign(
+        new Error(
+          `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})${hint}`,
+        ),
+        { code: NOT_A_MANIFEST },
       ),
-      { code: NOT_A_MANIFEST },
     );
   }
 
@@ -527,11 +549,13 @@ export class TestProject {
     for (const [name, source] of declaredSources(loaded.registry)) {
       const started = this.#declared.get(name);
       if (started === source) continue;
-      throw Object.assign(
-        new Error(
-          `apply: ${name} is ${started === undefined ? 'not among' : 'changed from the one in'} the manifests the project started with: a test project runs the controllers of the RGDs and transforms it starts with, so its instances would never be rendered; give it in the project's (the scenario's) manifests`,
+      throw asMisuse(
+        Object.assign(
+          new Error(
+            `apply: ${name} is ${started === undefined ? 'not among' : 'changed from the one in'} the manifests the project started with: a test project runs the controllers of the RGDs and transforms it starts with, so its instances would never be rendered; give it in the project's (the scenario's) manifests`,
+          ),
+          { code: DECLARED_CONTROLLER_CHANGED },
         ),
-        { code: DECLARED_CONTROLLER_CHANGED },
       );
     }
     const { registry } = this.project;
@@ -568,7 +592,10 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
     cwd,
     paths: manifestPaths(options.manifests),
   });
-  return startTestProject(withConfigContext({ ...options, cwd }, config), config);
+  // Manifests with errors fail at the test's call, their findings in the message.
+  return await failAtCaller(createTestProject, () =>
+    startTestProject(withConfigContext({ ...options, cwd }, config), config),
+  );
 }
 
 /**

@@ -135,6 +135,14 @@ describe('a failed assertion', () => {
       ['TypeResolutionError', () => assertResource(project, 'Ecko', 'c1', {})],
       ['TypeResolutionError', () => expect(project).toHaveResource('Ecko', 'c1', {})],
       ['TypeResolutionError', () => teardownAndDestroy(project, 'Ecko', ['c1'])],
+      ['Error', () => project.edit('counter', 'c9', () => undefined)],
+      ['TypeResolutionError', () => project.edit('countr', 'c1', () => undefined)],
+      ['Error', () => project.destroy('counter', ['c9'])],
+      ['ManifestError', () => project.apply('metadata: { type: counter, id: c5 }\nspec: {\n')],
+      [
+        'ManifestError',
+        () => createTestProject({ cwd: REPO, config: echoConfig, manifests: 'metadata: [1]\n' }),
+      ],
     ];
     for (const [name, run] of misuses) {
       const error = await run().then(
