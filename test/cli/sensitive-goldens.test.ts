@@ -35,7 +35,9 @@ const changeSecret = async (to: string) => {
 
 describe('cosi check --expect on a sensitive type', { timeout: 30_000 }, () => {
   it('records a keyed fingerprint, never the value or its plain hash, and fails when it changes', async () => {
-    expect((await check(KEY, '--update')).code).toBe(0);
+    const keyed = await check(KEY, '--update');
+    expect(keyed.code).toBe(0);
+    expect(keyed.stderr).not.toContain('recorded as ***');
     const text = await golden();
     expect(text).toMatch(/\n {2}key: hmac-sha256:[0-9a-f]{32}\n/);
     expect(text).not.toContain(SECRET);
@@ -69,7 +71,12 @@ describe('cosi check --expect on a sensitive type', { timeout: 30_000 }, () => {
   });
 
   it('without a key, records *** and says on every check that the values were not compared', async () => {
-    expect((await check({}, '--update')).code).toBe(0);
+    const recorded = await check({}, '--update');
+    expect(recorded.code).toBe(0);
+    // Said when it is recorded, not only at the next check.
+    expect(recorded.stderr).toContain(
+      `cosi: ${path.join('expected', 'Secrets.example.org.yaml')}: sensitive values recorded as *** (COSI_GOLDEN_KEY is not set): a check cannot compare them`,
+    );
     expect(await golden()).toContain('\n  key: "***"\n');
     await changeSecret('hunter3');
     const lenient = await check({});

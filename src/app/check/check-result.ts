@@ -94,6 +94,11 @@ export const isSkippedCase = (c: CheckCase): boolean =>
 export interface GoldenUpdate {
   readonly wrote: readonly string[];
   readonly removed: readonly string[];
+  /**
+   * The golden files whose sensitive values were recorded as `***`, for want of a key
+   * (`COSI_GOLDEN_KEY`): a check cannot compare them.
+   */
+  readonly unsealed?: readonly string[];
 }
 
 /** Everything `cosi check` found. */

@@ -243,7 +243,17 @@ export async function writeExpectations(
     const removed = await removeGoldenFiles(dir, await staleGoldenFiles(dir, written));
     current = path.join(displayDir, GOLDEN_INDEX);
     await writeGoldenIndex(dir, written);
-    return { wrote: changed, removed: removed.map((name) => path.join(displayDir, name)) };
+    const unsealed =
+      fingerprint === undefined
+        ? groups
+            .filter((g) => g.definition?.sensitivity === 'sensitive' && g.resources.length > 0)
+            .map((g) => path.join(displayDir, `${g.type}.yaml`))
+        : [];
+    return {
+      wrote: changed,
+      removed: removed.map((name) => path.join(displayDir, name)),
+      ...(unsealed.length > 0 ? { unsealed } : {}),
+    };
   } catch (error) {
     throw new FileWriteError(current, error);
   }

@@ -23,7 +23,7 @@ import {
 import { didYouMean } from '../../engine/did-you-mean.js';
 import { FINDING_CODES, FINDING_SEVERITY } from '../../loaders/finding-code.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
-import { goldenKeyFromEnv } from '../../app/check/sealed-values.js';
+import { GOLDEN_KEY_ENV, goldenKeyFromEnv } from '../../app/check/sealed-values.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -269,6 +269,11 @@ export async function renderCheck(
   const update = result.check.goldenUpdate;
   for (const file of update?.wrote ?? []) io.stderr.write(`wrote ${file}\n`);
   for (const file of update?.removed ?? []) io.stderr.write(`removed ${file}\n`);
+  for (const file of update?.unsealed ?? []) {
+    io.stderr.write(
+      `cosi: ${file}: sensitive values recorded as *** (${GOLDEN_KEY_ENV} is not set): a check cannot compare them; set it and record again\n`,
+    );
+  }
   io.stdout.write(
     renderCheckReport(format, result.check, colors, {
       cwd: io.cwd,
