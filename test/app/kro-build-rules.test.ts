@@ -349,6 +349,46 @@ describe('reserved words and template constraints (kro validation.go)', () => {
     ]);
   });
 
+  it('refuses an iterator named twice in one forEach, as kro validateForEachDimensions does', async () => {
+    const found = await findings(
+      rgd(`    - id: cms
+      forEach:
+        - zone: \${schema.spec.zones}
+        - zone: \${schema.spec.zones}
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${zone}' } }
+`),
+    );
+    expect(found).toEqual(['14:11 rgd-bad-resource duplicate forEach iterator name "zone"']);
+  });
+
+  it('refuses a forEach of more than 10 dimensions (kro --rgd-max-collection-dimension-size)', async () => {
+    const names = Array.from({ length: 11 }, (_, i) => `d${i}`);
+    const found = await findings(
+      rgd(`    - id: cms
+      forEach:
+${names.map((n) => `        - ${n}: \${schema.spec.zones}\n`).join('')}      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '${names.map((n) => `\${${n}}`).join('-')}' }
+`),
+    );
+    expect(found).toEqual([
+      "13:9 rgd-bad-resource forEach cannot have more than 10 dimensions, got 11 (kro's default --rgd-max-collection-dimension-size)",
+    ]);
+    // Ten are fine.
+    const ten = names.slice(0, 10);
+    const accepted = await findings(
+      rgd(`    - id: cms
+      forEach:
+${ten.map((n) => `        - ${n}: \${schema.spec.zones}\n`).join('')}      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '${ten.map((n) => `\${${n}}`).join('-')}' }
+`),
+    );
+    expect(accepted).toEqual([]);
+  });
+
   it("refuses kro's own labels and annotations in a template", async () => {
     const found = await findings(
       rgd(`    - id: cm

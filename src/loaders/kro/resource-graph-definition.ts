@@ -116,6 +116,8 @@ export function resourceGraphOf(definition: ResourceDefinition): ResourceGraph |
 }
 
 const ID = /^[a-z][a-zA-Z0-9]*$/;
+/** The dimensions a forEach may have: kro's default `--rgd-max-collection-dimension-size`. */
+const MAX_FOREACH_DIMENSIONS = 10;
 const STRING = primitive('string');
 
 /**
@@ -646,6 +648,15 @@ export function compileResourceGraph(
       fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
       return undefined;
     }
+    if (forEach.length > MAX_FOREACH_DIMENSIONS) {
+      // kro's validateForEachDimensions (pkg/graph/validation.go).
+      fail(
+        'rgd-bad-resource',
+        at,
+        `forEach cannot have more than ${MAX_FOREACH_DIMENSIONS} dimensions, got ${forEach.length} (kro's default --rgd-max-collection-dimension-size)`,
+      );
+      return undefined;
+    }
     const out: { name: string; expression: GraphExpression; check: TypeCheckOf }[] = [];
     for (const [i, dimension] of forEach.entries()) {
       const entries = isPlainObject(dimension) ? Object.entries(dimension) : [];
@@ -664,6 +675,14 @@ export function compileResourceGraph(
           'rgd-bad-resource',
           [...at, i],
           `the forEach iterator ${JSON.stringify(name)} must be a lowerCamelCase name that is not a resource id or reserved`,
+        );
+        return undefined;
+      }
+      if (out.some((d) => d.name === name)) {
+        fail(
+          'rgd-bad-resource',
+          [...at, i],
+          `duplicate forEach iterator name ${JSON.stringify(name)}`,
         );
         return undefined;
       }
