@@ -106,6 +106,15 @@ export type ReadResourceGraphs = (
     /** Whether a known definition of its type is this same RGD's (its graph from this document). */
     sameAs?: (known: ResourceDefinition) => boolean,
   ) => boolean,
+  /**
+   * Told of an RGD kro would not build (so creates no CRD for): its group and kind, and the
+   * definition `define` registered for it, if it did, to take back.
+   */
+  refuse?: (
+    report: DocumentReport,
+    kind: { readonly group: string; readonly kind: string },
+    definition?: ResourceDefinition,
+  ) => void,
 ) => {
   take(value: Record<string, unknown>, header: ManifestHeader, report: DocumentReport): boolean;
   compileGraphs(kinds: KubernetesKinds): { report: DocumentReport; header: ManifestHeader }[];
@@ -308,21 +317,39 @@ export function collectDefinitions(
     }
   };
 
-  const rgds = given.resourceGraphs(compiler, given, (definition, report, sameAs) => {
-    const known = defined.get(definition.id);
-    if (known !== undefined) {
-      // A given RGD read again as it was (a test's step applying the project's RGD again, as a
-      // given CRD may be) defines nothing new: the given one stands, no conflict.
-      if (known.at !== undefined || sameAs?.(known.definition) !== true) {
-        reportDuplicate(definition, known, given.source, report);
+  const rgds = given.resourceGraphs(
+    compiler,
+    given,
+    (definition, report, sameAs) => {
+      const known = defined.get(definition.id);
+      if (known !== undefined) {
+        // A given RGD read again as it was (a test's step applying the project's RGD again, as a
+        // given CRD may be) defines nothing new: the given one stands, no conflict.
+        if (known.at !== undefined || sameAs?.(known.definition) !== true) {
+          reportDuplicate(definition, known, given.source, report);
+        }
+        return false;
       }
-      return false;
-    }
-    take(definition, report);
-    definitions.push(definition);
-    kinds.add(definition);
-    return true;
-  });
+      take(definition, report);
+      definitions.push(definition);
+      kinds.add(definition);
+      return true;
+    },
+    (report, { group, kind }, definition) => {
+      // kro creates an RGD's CRD only once its graph builds: the kind of one it refuses is not
+      // served, so its instances (a manifest, or another RGD's template) are of an unknown kind.
+      const at = report.location(namePointer(report));
+      if (definition === undefined) {
+        kinds.addInvalid(group, kind, at, 'ResourceGraphDefinition');
+        return;
+      }
+      kinds.withdraw(definition, at, 'ResourceGraphDefinition');
+      const index = definitions.indexOf(definition);
+      if (index >= 0) definitions.splice(index, 1);
+      if (defined.get(definition.id)?.definition === definition) defined.delete(definition.id);
+      invalid.add(definition, undefined, report);
+    },
+  );
 
   const transforms: TakenTransform[] = [];
 

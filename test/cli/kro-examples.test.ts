@@ -73,3 +73,53 @@ describe("kro's own examples", { timeout: 60_000 }, () => {
     expect(env.RANDOM_SEEDED_STRING).toMatch(/^[0-9a-z]{10}$/);
   });
 });
+
+describe(
+  "an RGD kro refuses defines no kind (kro's examples/aws/ingress-triangle)",
+  { timeout: 60_000 },
+  () => {
+    it('refuses the RGD that nests it and the instances of both, and renders nothing', async () => {
+      // ingress-triangle.yaml templates ACK kinds whose CRDs are not given: kro does not build its
+      // graph, so never creates the IngressTriangle CRD, and application.yaml, whose resource is an
+      // IngressTriangle, fails in turn; no ServiceIngress CRD then, so the instance is refused too.
+      const dir = 'fixtures/kro-examples/aws-ingress-triangle';
+      const r = await cli(['check', '-f', dir, '--stable']);
+      expect(r.code).toBe(1);
+      const errors = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(': error['));
+      expect(errors.map((l) => /^(\S+): error\[([\w-]+)\]/.exec(l)?.slice(1).join(' '))).toEqual([
+        `${dir}/application.yaml:21:13 rgd-unknown-kind`,
+        `${dir}/ingress-triangle.yaml:25:13 rgd-unknown-kind`,
+        `${dir}/ingress-triangle.yaml:36:13 rgd-unknown-kind`,
+        `${dir}/instances/app1-ingress.yaml:2:7 unknown-type`,
+      ]);
+      expect(errors[0]).toContain(
+        `resource ingresstriangle: kind IngressTriangle of kro.run/v1alpha1 is not defined: its ResourceGraphDefinition at ${dir}/ingress-triangle.yaml:4:9 is invalid (kro creates the CRD of an RGD only once its graph builds)`,
+      );
+      expect(errors[3]).toContain(
+        `kind ServiceIngress of kro.run/v1alpha1 is not defined: its ResourceGraphDefinition at ${dir}/application.yaml:4:9 is invalid`,
+      );
+      // Nothing waits on an IngressTriangle no RGD renders.
+      expect(`${r.stdout}${r.stderr}`).not.toContain('rgd-waiting');
+    });
+
+    it('refuses an instance of an RGD whose graph is refused, pointing at the RGD', async () => {
+      // The RGD alone, with one instance: kro creates no CRD, so kubectl cannot apply the instance.
+      const dir = 'fixtures/kro-examples/aws-ingress-triangle';
+      const instance = [
+        'apiVersion: kro.run/v1alpha1',
+        'kind: IngressTriangle',
+        'metadata: { name: tri, namespace: default }',
+        'spec: { name: tri, namespace: default, subDomain: example.com }',
+        '',
+      ].join('\n');
+      const r = await cli(['apply', '-f', `${dir}/ingress-triangle.yaml`, '-f', '-', '--stable'], {
+        stdin: instance,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `<stdin>:2:7: error[unknown-type]: kind IngressTriangle of kro.run/v1alpha1 is not defined: its ResourceGraphDefinition at ${dir}/ingress-triangle.yaml:4:9 is invalid`,
+      );
+      expect(r.stderr).not.toContain('missing-crd');
+    });
+  },
+);

@@ -14,10 +14,12 @@ import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import {
   compileResourceGraph,
   isRgdDocument,
+  KRO_GROUP,
   readRgd,
   resourceGraphOf,
   type ReadRgd,
 } from './resource-graph-definition.js';
+import { isPlainObject } from '../manifest-document.js';
 import { compileOrder } from './rgd-order.js';
 
 /** The RGDs of a load, read as their documents come. */
@@ -28,8 +30,17 @@ export interface ResourceGraphDefinitions {
   compileGraphs(kinds: KubernetesKinds): { report: DocumentReport; header: ManifestHeader }[];
 }
 
+/** The group and kind an RGD's `spec.schema` names, as written (`undefined`: it names none). */
+export interface RgdKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
 /**
  * The RGDs of a load; `define` registers an RGD's type (false: it was refused, a duplicate).
+ * `refuse` is told of an RGD kro would not build, whose CRD kro therefore never creates: its
+ * schema refused (no definition was registered), or its graph (the one `define` registered, to
+ * take back), each before the RGDs that nest it are compiled.
  */
 export function readResourceGraphDefinitions(
   compiler: SchemaCompiler,
@@ -39,6 +50,7 @@ export function readResourceGraphDefinitions(
     report: DocumentReport,
     sameAs?: (known: ResourceDefinition) => boolean,
   ) => boolean,
+  refuse?: (report: DocumentReport, kind: RgdKind, definition?: ResourceDefinition) => void,
 ): ResourceGraphDefinitions {
   const taken: { report: DocumentReport; header: ManifestHeader; rgd: ReadRgd | undefined }[] = [];
   return {
@@ -48,14 +60,32 @@ export function readResourceGraphDefinitions(
       const source = JSON.stringify(value);
       const sameAs = (known: ResourceDefinition): boolean =>
         JSON.stringify(resourceGraphOf(known)?.source) === source;
-      if (rgd !== undefined && !define(rgd.definition, report, sameAs)) rgd = undefined;
+      if (rgd === undefined) {
+        const kind = rgdKindOf(value);
+        if (kind !== undefined) refuse?.(report, kind);
+      } else if (!define(rgd.definition, report, sameAs)) rgd = undefined;
       taken.push({ report, header, rgd });
       return true;
     },
     compileGraphs(kinds) {
       const rgds = taken.flatMap(({ rgd }) => (rgd === undefined ? [] : [rgd]));
-      for (const rgd of compileOrder(rgds)) compileResourceGraph(rgd, kinds, compiler, options);
+      for (const rgd of compileOrder(rgds)) {
+        if (compileResourceGraph(rgd, kinds, compiler, options)) continue;
+        const kind = rgdKindOf(rgd.value);
+        if (kind !== undefined) refuse?.(rgd.report, kind, rgd.definition);
+      }
       return taken.map(({ report, header }) => ({ report, header }));
     },
   };
+}
+
+/** The group (kro's `kro.run` by default) and kind of an RGD's instances, as its schema writes them. */
+function rgdKindOf(value: Record<string, unknown>): RgdKind | undefined {
+  const spec = isPlainObject(value.spec) ? value.spec : {};
+  const schema = isPlainObject(spec.schema) ? spec.schema : {};
+  const group = schema.group ?? KRO_GROUP;
+  const kind = schema.kind;
+  return typeof group === 'string' && typeof kind === 'string' && kind !== ''
+    ? { group, kind }
+    : undefined;
 }

@@ -546,10 +546,13 @@ export function compileResourceGraph(
     }
     const output = kinds.find({ ...splitApiVersion(apiVersion), kind });
     if (output === undefined) {
+      const invalid = kinds.invalidAt(splitApiVersion(apiVersion).group, kind);
       fail(
         'rgd-unknown-kind',
         [...at, templateKey, 'kind'],
-        `resource ${id}: no CRD or built-in kind defines ${apiVersion} ${kind}`,
+        invalid === undefined
+          ? `resource ${id}: no CRD or built-in kind defines ${apiVersion} ${kind}`
+          : `resource ${id}: kind ${kind} of ${apiVersion} is not defined: its ${invalid.what} at ${formatLocation(invalid.at)} is invalid${invalid.what === 'ResourceGraphDefinition' ? ' (kro creates the CRD of an RGD only once its graph builds)' : ''}`,
       );
       return;
     }

@@ -124,6 +124,34 @@ export class KubernetesKinds {
     if (!this.#invalid.has(`${group}/${kind}`)) this.#invalid.set(`${group}/${kind}`, { at, what });
   }
 
+  /**
+   * Takes back a definition added before, which turned out invalid (a kro RGD whose graph kro
+   * would not build, so that it creates no CRD): its kind is then unknown, and its resources
+   * point at `at`.
+   */
+  withdraw(definition: ResourceDefinition, at: SourceLocation, what: string): void {
+    const identity = definition.kubernetes;
+    if (identity === undefined) return;
+    const { group, version } = splitApiVersion(identity.apiVersion);
+    if (this.#byKey.get(key(group, version, identity.kind)) !== definition) return;
+    this.#byKey.delete(key(group, version, identity.kind));
+    const groupKind = `${group}/${identity.kind}`;
+    const versions = (this.#versions.get(groupKind) ?? []).filter((v) => v !== version);
+    if (versions.length > 0) this.#versions.set(groupKind, versions);
+    else this.#versions.delete(groupKind);
+    const served = (this.#apiVersionsByKind.get(identity.kind) ?? []).filter(
+      (v) => v !== identity.apiVersion,
+    );
+    if (served.length > 0) this.#apiVersionsByKind.set(identity.kind, served);
+    else this.#apiVersionsByKind.delete(identity.kind);
+    this.addInvalid(group, identity.kind, at, what);
+  }
+
+  /** Where the invalid definition of a group and kind is, and what it is, if one was left out. */
+  invalidAt(group: string, kind: string): { at: SourceLocation; what: string } | undefined {
+    return this.#invalid.get(`${group}/${kind}`);
+  }
+
   /** Whether a group, version and kind is defined already. */
   has(group: string, version: string, kind: string): boolean {
     return this.#byKey.has(key(group, version, kind));
