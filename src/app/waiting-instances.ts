@@ -51,7 +51,7 @@ export function waitingInstanceFindings(
     findings.push(
       createFinding({
         code: 'rgd-waiting',
-        message: `${formatPointer(resource.metadata)} stays in progress: ${waitingHint(waiting, (node, item) => outputs?.of(instance, node, item) ?? [])}`,
+        message: `${formatPointer(resource.metadata)} stays in progress: ${waitingHint(waiting, (node, item) => outputs?.of(instance, node, item) ?? [], requiredSpecFields(definition.schema))}`,
         file: source?.file ?? '',
         line: source?.line ?? 0,
         col: source?.col ?? 0,
@@ -60,6 +60,13 @@ export function waitingInstanceFindings(
     );
   }
   return findings;
+}
+
+/** The fields an RGD's instance schema requires of `spec`, as its CRD lists them. */
+function requiredSpecFields(schema: Readonly<Record<string, unknown>> | undefined): string[] {
+  const properties = schema?.properties as Record<string, { required?: unknown }> | undefined;
+  const required = properties?.spec?.required;
+  return Array.isArray(required) ? required.filter((f): f is string => typeof f === 'string') : [];
 }
 
 /** An output an RGD rendered for an instance, as the hint tells of it. */
@@ -145,12 +152,20 @@ function outputKey(kind: string, namespace: string, instance: string, node: stri
 function waitingHint(
   waiting: string,
   outputsOf: (node: string, item: string | undefined) => RenderedOutput[],
+  required: readonly string[],
 ): string {
   const own = /\$\{\s*schema\.spec\.([A-Za-z_][\w.]*)/.exec(waiting)?.[1];
   if (own !== undefined && waiting.includes('(no such key: spec)')) {
-    // No spec at all: kro defaults it to {} only when no field of it is required, so the
-    // schema's defaults of its fields never apply.
-    return `it reads spec.${own}, and the instance has no spec: ${waiting} (give the instance a spec: its RGD's schema requires a field of it, so spec has no default and neither have its fields)`;
+    // No spec at all: kro defaults it to {} only when a field of it has a default and none is
+    // required (simpleschema/transform.go), so the schema's defaults of its fields never apply.
+    if (required.length > 0) {
+      return `it reads spec.${own}, and the instance has no spec: ${waiting} (give the instance a spec: its RGD's schema requires ${required.map((f) => `spec.${f}`).join(', ')}, so spec has no default and neither have its fields)`;
+    }
+    const optional = own
+      .split('.')
+      .map((part) => `?${part}`)
+      .join('.');
+    return `it reads spec.${own}, and the instance has no spec: ${waiting} (set spec.${own} in the instance, or read it as \${schema.spec.${optional}.orValue(...)}: no field of spec has a default, so kro gives the instance no spec)`;
   }
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;

@@ -423,9 +423,53 @@ metadata: { name: nospec }
     const r = await cli(['check', '-f', dir]);
     const warning = r.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
     expect(warning).toContain('it reads spec.gateway, and the instance has no spec');
-    expect(warning).toContain('give the instance a spec');
+    expect(warning).toContain(
+      "(give the instance a spec: its RGD's schema requires spec.host, so spec has no default and neither have its fields)",
+    );
     // The field has a default already: the advice is not to give it one.
     expect(warning).not.toContain("give the field a default in the RGD's schema");
+  });
+
+  it("says an instance with no spec, whose RGD requires nothing, needs the field or an optional read (kro's docs' test-silent-failure)", async () => {
+    // website/docs/docs/concepts/15-instances.md: "The Optional instance here must specify str".
+    const dir = await tree({
+      'optional.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: optional
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Optional
+    spec:
+      # Implicit optional field.
+      str: string
+  resources:
+    - id: testConfigMap
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.metadata.name}-config
+          namespace: \${schema.metadata.namespace}
+        data:
+          str: \${schema.spec.str}
+---
+apiVersion: kro.run/v1alpha1
+kind: Optional
+metadata:
+  name: test-silent-failure
+  namespace: default
+spec:
+  # str unspecified
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    const warning = r.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
+    expect(warning).toContain(
+      'it reads spec.str, and the instance has no spec: testConfigMap: ${schema.spec.str} (no such key: spec) (set spec.str in the instance, or read it as ${schema.spec.?str.orValue(...)}: no field of spec has a default, so kro gives the instance no spec)',
+    );
+    expect(warning).not.toContain('requires');
   });
 
   it('says an instance whose RGD did not load (a YAML error) needs that RGD, not only a CRD', async () => {
