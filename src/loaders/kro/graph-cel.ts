@@ -12,7 +12,7 @@ import { celEnvironmentWith } from '../cel/cel-environment.js';
 import { goEvaluationError } from '../cel/evaluation-error.js';
 import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
-import { CostBudget } from '../cel/cost-budget.js';
+import { CostBudget, PER_CALL_COST_LIMIT } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
 import { expandMacroCalls, maxId } from '../cel/macro-calls.js';
@@ -122,7 +122,13 @@ function compileExpression(
     }
     const budget = new CostBudget();
     const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
-    if ('exceeded' in outcome) return { error: outcome.exceeded.message };
+    if ('exceeded' in outcome) {
+      // kro sets no cost limit: the bound is cosi's (the API server's per-rule one), so that a
+      // runaway expression ends the reconcile instead of the run.
+      return {
+        error: `the expression's evaluation cost exceeds cosi's limit of ${PER_CALL_COST_LIMIT} (the API server's per-rule limit; kro sets none, and would keep evaluating it)`,
+      };
+    }
     const result: unknown = outcome.value;
     if (isCelError(result)) {
       const message = goEvaluationError(result.message);
