@@ -678,3 +678,33 @@ describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
     ]);
   });
 });
+
+describe('externalRef metadata (kro ExternalRefMetadata)', () => {
+  it("names a name written beside an empty metadata (kro's gcp/gemma-on-tpu)", async () => {
+    // As kro's examples/gcp/gemma-on-tpu/rgd.yaml writes it: `metadata:` empty, name one level up.
+    const found = await findings(
+      rgd(`    - id: project
+      externalRef:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+        name: acquire-namespace-project
+        namespace: \${schema.metadata.namespace}
+`),
+    );
+    expect(found).toEqual([
+      "16:15 rgd-bad-resource resource project: an externalRef names apiVersion, kind and metadata.name (or metadata.selector, for a collection): this one has name beside metadata, where kro's externalRef has no such field: indent it under metadata",
+    ]);
+  });
+
+  it('says only what is missing when nothing is misplaced', async () => {
+    const found = await findings(
+      rgd(`    - id: project
+      externalRef: { apiVersion: v1, kind: ConfigMap, metadata: {} }
+`),
+    );
+    expect(found).toEqual([
+      '12:20 rgd-bad-resource resource project: an externalRef names apiVersion, kind and metadata.name (or metadata.selector, for a collection)',
+    ]);
+  });
+});

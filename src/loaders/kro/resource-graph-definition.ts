@@ -486,10 +486,15 @@ export function compileResourceGraph(
       const named = typeof refMetadata.name === 'string' && refMetadata.name !== '';
       const problem = externalRefMetadataProblem(named, refMetadata.selector);
       if (problem !== undefined) {
+        // `metadata:` left empty and `name:` one level up (kro's gcp/gemma-on-tpu): kro's CRD
+        // has no such field beside metadata, so kubectl refuses it as unknown.
+        const misplaced = problem.path.length === 0 ? misplacedMetadataKey(template) : undefined;
         fail(
           'rgd-bad-resource',
-          [...at, 'externalRef', ...problem.path],
-          `resource ${id}: ${problem.message}`,
+          [...at, 'externalRef', ...(misplaced === undefined ? problem.path : [misplaced])],
+          misplaced === undefined
+            ? `resource ${id}: ${problem.message}`
+            : `resource ${id}: ${problem.message}: this one has ${misplaced} beside metadata, where kro's externalRef has no such field: indent it under metadata`,
         );
         return;
       }
@@ -991,6 +996,11 @@ function toGraphExpression(
 function iteratorNames(forEach: unknown): string[] {
   if (!Array.isArray(forEach)) return [];
   return forEach.flatMap((d) => (isPlainObject(d) ? Object.keys(d) : []));
+}
+
+/** A key of an externalRef's metadata (`name`, `namespace`, `selector`) written beside `metadata`. */
+function misplacedMetadataKey(externalRef: Record<string, unknown>): string | undefined {
+  return ['name', 'namespace', 'selector'].find((key) => key in externalRef);
 }
 
 /** The strings directly under a list or mapping (conditions, forEach entries), with their paths. */
