@@ -167,6 +167,12 @@ function waitingHint(
       .join('.');
     return `it reads spec.${own}, and the instance has no spec: ${waiting} (set spec.${own} in the instance, or read it as \${schema.spec.${optional}.orValue(...)}: no field of spec has a default, so kro gives the instance no spec)`;
   }
+  if (waiting.includes('(index out of bounds:')) {
+    // kro waits on an index out of bounds as on data not there yet (celDataPendingPatterns).
+    return own !== undefined
+      ? `it reads an item of spec.${own} that the instance's list does not have: ${waiting} (give the list the item in the instance, or guard the read: size(schema.spec.${own}) > 0 ? ... : ...)`
+      : `it reads an item a list does not have: ${waiting} (kro waits for the item, as for data not there yet: guard the read with size(...) > 0 ? ... : ..., or see that the list holds it)`;
+  }
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
   }

@@ -519,6 +519,75 @@ spec:
     expect(status('full')).toMatchObject({ aName: 'full-a', cName: 'full-a-b-c', state: 'ACTIVE' });
   });
 
+  it('omits a status field that reads an item an empty collection lacks, as kro waits on index out of bounds', async () => {
+    // kro's celDataPendingPatterns (pkg/runtime/errors.go) take "index out of bounds" as data
+    // not there yet: the field is left out, the instance ACTIVE, not ERROR.
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: coll.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Coll
+    spec:
+      zones: '[]string'
+    status:
+      count: \${size(cms)}
+      first: \${cms[0].data.zone}
+  resources:
+    - id: cms
+      forEach:
+        - zone: \${schema.spec.zones}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.metadata.name}-\${zone}' }
+        data: { zone: '\${zone}' }
+`,
+      'colls.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Coll\nmetadata: { name: some }\nspec: { zones: [a, b] }\n---\napiVersion: kro.run/v1alpha1\nkind: Coll\nmetadata: { name: none }\nspec: { zones: [] }\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.stderr).not.toContain('reconcile-failed');
+    expect(r.code).toBe(0);
+    const status = (name: string) =>
+      docs(r.stdout).find((d) => d.kind === 'Coll' && d.metadata.name === name)?.status;
+    expect(status('some')).toMatchObject({ count: 2, first: 'a', state: 'ACTIVE' });
+    expect(status('none')).toMatchObject({ count: 0, state: 'ACTIVE' });
+    expect(status('none')).not.toHaveProperty('first');
+  });
+
+  it('waits on an item a template reads from an empty list, and says to give or guard it', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: oob.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Oob
+    spec:
+      zones: '[]string'
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.metadata.name}' }
+        data: { first: '\${schema.spec.zones[0]}' }
+`,
+      'oob.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Oob\nmetadata: { name: none }\nspec: { zones: [] }\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(0);
+    const warning = r.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
+    expect(warning).toContain(
+      "stays in progress: it reads an item of spec.zones that the instance's list does not have: cm: ${schema.spec.zones[0]} (index out of bounds: 0) (give the list the item in the instance, or guard the read: size(schema.spec.zones) > 0 ? ... : ...)",
+    );
+  });
+
   it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(

@@ -36,7 +36,12 @@ interface ExprNode {
   exprKind: { case: string | undefined; value: unknown };
 }
 
-const MISSING = /^no such key|^no such field/;
+/**
+ * Errors that mean the data is not there yet, which kro waits for rather than fails on
+ * (pkg/runtime/errors.go `celDataPendingPatterns`): a key or field not set, a list without the
+ * item read (`${cms[0]...}` of an empty collection).
+ */
+const MISSING = /^no such key|^no such field|^index out of bounds/;
 
 /**
  * Compiled expressions by version and source, held weakly: an RGD repeats its expressions, and a
