@@ -588,6 +588,64 @@ spec:
     );
   });
 
+  it("fails an includeWhen that reads an instance field not set and without default, as kro's docs warn, and waits on one reading a resource", async () => {
+    // kro's docs (concepts/rgd/02-resource-definitions/02-conditional-creation.md): "If the
+    // field may be omitted, give it a default or guard the expression so a missing field does not
+    // raise an evaluation error"; pkg/runtime/node.go IsIgnored waits only on resource data.
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: application.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Application
+    spec:
+      name: string
+      ingress:
+        enabled: boolean
+  resources:
+    - id: config
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}' }
+    - id: ingress
+      includeWhen:
+        - \${schema.spec.ingress.enabled}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-ingress' }
+    - id: monitor
+      includeWhen:
+        - \${config.data.monitor == "on"}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-monitor' }
+`,
+      'apps.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Application\nmetadata: { name: my-app }\nspec:\n  name: my-app\n  ingress:\n    enabled: true\n---\napiVersion: kro.run/v1alpha1\nkind: Application\nmetadata: { name: bare }\nspec:\n  name: bare\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    const status = (name: string) =>
+      docs(r.stdout).find((d) => d.kind === 'Application' && d.metadata.name === name)?.status;
+    // The field given: the Ingress is rendered; the monitor waits on config's data.
+    expect(docs(r.stdout).map((d) => `${d.kind}/${d.metadata.name}`)).toContain(
+      'ConfigMap/my-app-ingress',
+    );
+    expect(status('my-app')).toMatchObject({ state: 'IN_PROGRESS' });
+    // Left out, with no default: an evaluation error, not a wait.
+    expect(status('bare')).toMatchObject({ state: 'ERROR' });
+    expect(JSON.stringify(status('bare'))).toContain(
+      'resource ingress: includeWhen ${schema.spec.ingress.enabled} at ',
+    );
+    expect(JSON.stringify(status('bare'))).toContain(
+      'no such key: ingress (give the field a default, or guard the expression: has(...), ?.orValue(...))',
+    );
+  });
+
   it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(
