@@ -909,6 +909,10 @@ function documentOf(
   documentMetadata.uid = deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`);
   documentMetadata.generation = metadata.generation;
   documentMetadata.resourceVersion = String(metadata.version);
+  // As the API server sets it, a metav1.Time: RFC 3339 to the second (the run's clock).
+  documentMetadata.creationTimestamp = new Date(metadata.created)
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z');
   if (hasKeys(metadata.labels)) documentMetadata.labels = metadata.labels;
   if (hasKeys(metadata.annotations)) documentMetadata.annotations = metadata.annotations;
   const document: Record<string, unknown> = {};

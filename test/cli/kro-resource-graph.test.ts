@@ -8,7 +8,7 @@ import { cli, REPO as REPO_ROOT } from './run-cli.js';
 
 interface Doc {
   kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
   data?: Record<string, unknown>;
@@ -644,6 +644,58 @@ spec:
     expect(JSON.stringify(status('bare'))).toContain(
       'no such key: ingress (give the field a default, or guard the expression: has(...), ?.orValue(...))',
     );
+  });
+
+  it("gives CEL the instance's metadata as the API server holds it, creationTimestamp too (kro's metadata_fields_test)", async () => {
+    // kro's test/integration/suites/core/metadata_fields_test.go, and the creation time the API
+    // server sets on every object (here the run's clock: the fixed epoch with --stable).
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: meta.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Meta
+    spec:
+      x: string | default=y
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.metadata.name}-\${schema.metadata.namespace}-metadata-test
+          namespace: \${schema.metadata.namespace}
+        data:
+          instance-name: \${schema.metadata.name}
+          instance-namespace: \${schema.metadata.namespace}
+          instance-generation: \${string(schema.metadata.generation)}
+          instance-generateName: \${schema.metadata.?generateName.orValue("not-set")}
+          instance-has-labels: '\${has(schema.metadata.labels) ? "true" : "false"}'
+          created: \${schema.metadata.creationTimestamp}
+          created-year: \${string(timestamp(schema.metadata.creationTimestamp).getFullYear())}
+`,
+      'meta.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Meta\nmetadata:\n  name: test-instance\n  namespace: ns1\n  labels: { test-label: test-value }\nspec: {}\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable', '--require-ready']);
+    expect(r.stderr).not.toContain('rgd-waiting');
+    expect(r.code).toBe(0);
+    const all = docs(r.stdout);
+    const instance = all.find((d) => d.kind === 'Meta');
+    const cm = all.find((d) => d.kind === 'ConfigMap');
+    expect(cm?.metadata.name).toBe('test-instance-ns1-metadata-test');
+    expect(cm?.data).toMatchObject({
+      'instance-name': 'test-instance',
+      'instance-namespace': 'ns1',
+      'instance-generation': '1',
+      'instance-generateName': 'not-set',
+      'instance-has-labels': 'true',
+      created: instance?.metadata.creationTimestamp,
+    });
+    expect(cm?.data?.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(cm?.data?.['created-year']).toBe(String(cm?.data?.created).slice(0, 4));
   });
 
   it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
