@@ -420,7 +420,16 @@ async function renderInstance(
   const instanceName = instanceNamespaced
     ? `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`
     : `${graph.instanceType} ${instance.metadata.id}`;
-  const scope: Record<string, unknown> = { schema: documentOf(instance, instanceNamespaced) };
+  const schema = documentOf(instance, instanceNamespaced);
+  // kro labels an instance it manages before it renders (ensureManaged), and renders the labeled
+  // object: CEL reads its labels with kro's (a nested instance keeps those the outer RGD wrote).
+  if (instance.metadata.labels[INSTANCE_LABEL] === undefined) {
+    schema.metadata = {
+      ...(schema.metadata as Record<string, unknown>),
+      labels: { ...instance.metadata.labels, ...instanceLabels(graph) },
+    };
+  }
+  const scope: Record<string, unknown> = { schema };
   /** Ids not produced (excluded, or waiting), and why. */
   const excluded = new Set<string>();
   const waiting = new Map<string, string>();

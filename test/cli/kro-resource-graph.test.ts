@@ -698,6 +698,51 @@ spec:
     expect(cm?.data?.['created-year']).toBe(String(cm?.data?.created).slice(0, 4));
   });
 
+  it("renders the instance with kro's labels on it, as kro labels it before it renders (ensureManaged)", async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: labeled.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Labeled
+    spec:
+      x: string | default=y
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.metadata.name}' }
+        data:
+          has-labels: '\${has(schema.metadata.labels) ? "true" : "false"}'
+          owned: \${schema.metadata.labels["kro.run/owned"]}
+          rgd: \${schema.metadata.labels["kro.run/resource-graph-definition-name"]}
+          team: \${schema.metadata.?labels["team"].orValue("none")}
+`,
+      'labeled.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Labeled\nmetadata: { name: bare }\nspec: {}\n---\napiVersion: kro.run/v1alpha1\nkind: Labeled\nmetadata: { name: mine, labels: { team: a } }\nspec: {}\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable', '--require-ready']);
+    expect(r.stderr).not.toContain('rgd-waiting');
+    expect(r.code).toBe(0);
+    const data = (name: string) =>
+      docs(r.stdout).find((d) => d.kind === 'ConfigMap' && d.metadata.name === name)?.data;
+    expect(data('bare')).toEqual({
+      'has-labels': 'true',
+      owned: 'true',
+      rgd: 'labeled.kro.run',
+      team: 'none',
+    });
+    expect(data('mine')).toEqual({
+      'has-labels': 'true',
+      owned: 'true',
+      rgd: 'labeled.kro.run',
+      team: 'a',
+    });
+  });
+
   it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(
