@@ -173,6 +173,15 @@ function waitingHint(
       ? `it reads an item of spec.${own} that the instance's list does not have: ${waiting} (give the list the item in the instance, or guard the read: size(schema.spec.${own}) > 0 ? ... : ...)`
       : `it reads an item a list does not have: ${waiting} (kro waits for the item, as for data not there yet: guard the read with size(...) > 0 ? ... : ..., or see that the list holds it)`;
   }
+  const meta = /\$\{[^}]*?\bschema\.metadata\.([A-Za-z_]\w*)/.exec(waiting)?.[1];
+  if (own === undefined && meta !== undefined && waiting.includes('(no such key:')) {
+    // The instance's own metadata, which the user writes: no cluster fills it in later.
+    const optional =
+      meta === 'labels' || meta === 'annotations'
+        ? `schema.metadata.?${meta}[?"KEY"].orValue("...")`
+        : `schema.metadata.?${meta}.orValue(...)`;
+    return `it reads the instance's metadata.${meta}, which does not have what it reads: ${waiting} (set it on the instance, or read it optionally: \${${optional}})`;
+  }
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
   }

@@ -743,6 +743,44 @@ spec:
     });
   });
 
+  it("says an instance whose template reads an annotation it does not set must set it or read it optionally, not give a cluster's status", async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: ann.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Ann
+    spec:
+      x: string | default=y
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.metadata.name}' }
+        data:
+          team: \${schema.metadata.annotations["team"]}
+`,
+      'anns.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Ann\nmetadata: { name: bare }\nspec: {}\n---\napiVersion: kro.run/v1alpha1\nkind: Ann\nmetadata: { name: other, annotations: { owner: x } }\nspec: {}\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(0);
+    const warnings = r.stdout.split('\n').filter((l) => l.includes('[rgd-waiting]'));
+    expect(warnings).toHaveLength(2);
+    for (const [warning, missing] of [
+      [warnings[0], 'annotations'],
+      [warnings[1], 'team'],
+    ]) {
+      expect(warning).toContain(
+        `it reads the instance's metadata.annotations, which does not have what it reads: cm: \${schema.metadata.annotations["team"]} (no such key: ${missing}) (set it on the instance, or read it optionally: \${schema.metadata.?annotations[?"KEY"].orValue("...")})`,
+      );
+      expect(warning).not.toContain('observed');
+    }
+  });
+
   it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(
