@@ -708,3 +708,34 @@ describe('externalRef metadata (kro ExternalRefMetadata)', () => {
     ]);
   });
 });
+
+describe('where an expression that does not parse fails', () => {
+  it('is the token the parser stopped at, when the file writes the expression as it is', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name +}
+        data:
+          quoted: "a-\\"-\${schema.spec.name +}"
+          escaped: "\${schema.spec.name + \\"x\\" +}"
+`),
+    );
+    expect(found).toEqual([
+      // Line 16, `          name: ${schema.spec.name +}`: the `+` is column 36.
+      expect.stringMatching(
+        /^16:36 rgd-bad-expression \$\{schema\.spec\.name \+\} does not compile: 1:18:/,
+      ),
+      // An escape before the expression does not move it.
+      expect.stringMatching(
+        /^18:44 rgd-bad-expression \$\{schema\.spec\.name \+\} does not compile: 1:18:/,
+      ),
+      // One inside it does: the file does not hold the expression as written, so its `${`.
+      expect.stringMatching(
+        /^19:21 rgd-bad-expression \$\{schema\.spec\.name \+ "x" \+\} does not compile: 1:/,
+      ),
+    ]);
+  });
+});

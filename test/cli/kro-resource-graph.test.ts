@@ -894,7 +894,8 @@ spec:
       'rgd-bad-expression',
       '      name: string',
       configMap('config', '${schema.spec.(}'),
-      'rgd.yaml:17:17',
+      // At the token the parser names (`1:12: found .`), not the `${` (column 17).
+      'rgd.yaml:17:30',
     ],
     [
       'rgd-unknown-field',

@@ -353,7 +353,21 @@ export function compileResourceGraph(
           report.findings.push({ ...exprLocation, code, severity: 'error', message });
         };
         if ('error' in compiled) {
-          findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
+          // At the token the parser stopped at (`1:18: found + ...`), when the expression is
+          // written in the file as in the string (no escape, one line); else at its `${`.
+          const token = tokenLocation(report, jsonPointer(where), part.source, compiled.error);
+          outcome.failed = true;
+          ok = false;
+          report.findings.push({
+            ...(token !== undefined &&
+            token.start.line === exprLocation.line &&
+            token.start.col === exprLocation.col
+              ? { ...exprLocation, col: exprLocation.col + token.columns }
+              : exprLocation),
+            code: 'rgd-bad-expression',
+            severity: 'error',
+            message: `\${${part.source}} does not compile: ${compiled.error}`,
+          });
           continue;
         }
         if (compiled.variables.includes('runtime')) {
@@ -996,6 +1010,29 @@ function toGraphExpression(
 function iteratorNames(forEach: unknown): string[] {
   if (!Array.isArray(forEach)) return [];
   return forEach.flatMap((d) => (isPlainObject(d) ? Object.keys(d) : []));
+}
+
+/**
+ * Where the first occurrence of an expression's text up to the token a CEL error names
+ * (`1:18: ...`, line 1) starts in the file, and how many columns that text spans; `undefined`
+ * for an error on a later line of the expression, or that names no position.
+ */
+function tokenLocation(
+  report: DocumentReport,
+  pointer: string,
+  source: string,
+  error: string,
+): { start: SourceLocation; columns: number } | undefined {
+  const position = /^1:(\d+):/.exec(error);
+  if (position === null) return undefined;
+  const prefix = `\${${source.slice(0, Number(position[1]) - 1)}`;
+  if (prefix.includes('\n')) return undefined;
+  const start = report.textLocation(pointer, prefix, 0);
+  // Text not found is located at the scalar's start: the same text less its `$` found one
+  // column on says the file holds it as written.
+  const next = report.textLocation(pointer, prefix.slice(1), 0);
+  if (next.line !== start.line || next.col !== start.col + 1) return undefined;
+  return { start, columns: prefix.length };
 }
 
 /** A key of an externalRef's metadata (`name`, `namespace`, `selector`) written beside `metadata`. */
