@@ -112,6 +112,7 @@ export async function superviseWatchScreen(
           switch (message.kind) {
             case 'round-start':
               started = message.start;
+              screen.roundStarted?.(continuedRound(message.start, continues));
               return;
             case 'screen-pending':
               screen.pending?.(message.changed);

@@ -5,7 +5,7 @@ import { describeStatus, describeTrigger } from './round-text.js';
 /** A piece of the header's first line, with how it is styled. */
 export interface HeaderPart {
   readonly text: string;
-  readonly style?: 'name' | 'status' | 'paused';
+  readonly style?: 'name' | 'status' | 'paused' | 'running';
 }
 
 /** What the header says beside the round: reloading paused, and the files changed meanwhile. */
@@ -13,6 +13,18 @@ export interface HeaderState {
   readonly paused: boolean;
   /** Files changed while paused (display paths), run as one round on resume. */
   readonly pending?: readonly string[];
+  /**
+   * The round under way, and for how many whole seconds it has run: what the screen shows is the
+   * round before it, which otherwise looks settled while a slow round (or a controller stuck in a
+   * loop) runs.
+   */
+  readonly running?: RunningRound;
+}
+
+/** A round that has started and not ended yet. */
+export interface RunningRound {
+  readonly number: number;
+  readonly seconds: number;
 }
 
 /** The fewest characters of the trigger worth showing, cut; below that it goes whole. */
@@ -34,17 +46,25 @@ export function headerLine(
   const paused: HeaderPart[] = state.paused
     ? [{ text: ` [${describePaused(state.pending ?? [])}]`, style: 'paused' }]
     : [];
+  const running: HeaderPart[] = state.running
+    ? [{ text: ` [${describeRunning(state.running)}]`, style: 'running' }]
+    : [];
   const trigger = describeTrigger(round);
-  const fixed = [name, number, { text: '  ' }, status, ...paused];
+  const fixed = [name, number, { text: '  ' }, status, ...paused, ...running];
   const room = width - lengthOf(fixed) - 2;
   if (room >= graphemes(trigger).length) {
-    return [name, number, { text: `  ${trigger}  ` }, status, ...paused];
+    return [name, number, { text: `  ${trigger}  ` }, status, ...paused, ...running];
   }
   if (room >= MIN_TRIGGER) {
-    return [name, number, { text: `  ${cut(trigger, room)}  ` }, status, ...paused];
+    return [name, number, { text: `  ${cut(trigger, room)}  ` }, status, ...paused, ...running];
   }
   if (lengthOf(fixed) <= width) return fixed;
-  return [{ text: `round ${round.number}  ` }, status, ...paused];
+  return [{ text: `round ${round.number}  ` }, status, ...paused, ...running];
+}
+
+/** `round 5 running 3s`: the round under way, and for how long. */
+export function describeRunning(running: RunningRound): string {
+  return `round ${running.number} running ${running.seconds}s`;
 }
 
 /** `paused`, or `paused: 2 files changed` when changes wait for the resume. */

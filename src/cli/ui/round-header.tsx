@@ -3,7 +3,10 @@ import { headerLine, type HeaderState } from './header-line.js';
 import type { RoundView } from './round-view.js';
 import { roundFacts } from './round-text.js';
 
-/** Header props: the round, whether reloading is paused, and the width and lines it has. */
+/**
+ * Header props: the round, whether reloading is paused, the round under way, and the width and
+ * lines it has.
+ */
 export interface RoundHeaderProps extends Partial<HeaderState> {
   readonly round: RoundView;
   readonly columns: number;
@@ -27,10 +30,11 @@ export function RoundHeader({
   round,
   paused = false,
   pending = [],
+  running,
   columns,
   lines = 2,
 }: RoundHeaderProps) {
-  const parts = headerLine(round, { paused, pending }, columns);
+  const parts = headerLine(round, { paused, pending, ...(running ? { running } : {}) }, columns);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -45,6 +49,10 @@ export function RoundHeader({
             </Text>
           ) : part.style === 'paused' ? (
             <Text key={i} color="yellow">
+              {part.text}
+            </Text>
+          ) : part.style === 'running' ? (
+            <Text key={i} color="cyan">
               {part.text}
             </Text>
           ) : (

@@ -10,6 +10,7 @@ import { keysOfRead } from './read-keys.js';
 import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, nextMarked, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
+import { useRunningFor } from './running-for.js';
 import { screenLayout } from './screen-layout.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
@@ -24,6 +25,11 @@ export interface WatchAppProps {
   readonly paused: boolean;
   /** Files changed while paused (display paths): the header counts them. */
   readonly pending?: readonly string[];
+  /**
+   * The round under way, and when it started (epoch ms): the header says so, with its seconds,
+   * once it has run a moment. The round shown stays the last one until it ends.
+   */
+  readonly running?: RoundRunning;
   /** Pin timestamps in the YAML of the detail view. */
   readonly stable?: boolean;
   readonly onQuit: () => void;
@@ -35,6 +41,12 @@ export interface WatchAppProps {
    * the worker thread the session runs in (shown as loading meanwhile).
    */
   readonly detailOf?: DetailSource;
+}
+
+/** A round that started at `since` (epoch ms) and has not ended. */
+export interface RoundRunning {
+  readonly number: number;
+  readonly since: number;
 }
 
 /** Where the detail pane's lines come from. */
@@ -71,6 +83,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
  */
 export function WatchApp(props: WatchAppProps) {
   const { round, rows, paused } = props;
+  const runningFor = useRunningFor(props.running?.since);
   const [mode, setMode] = useState<Mode>('list');
   const [filter, setFilter] = useState('');
   const [filterCursor, setFilterCursor] = useState(0);
@@ -275,6 +288,9 @@ export function WatchApp(props: WatchAppProps) {
         round={round}
         paused={paused}
         pending={props.pending ?? []}
+        {...(props.running && runningFor !== undefined
+          ? { running: { number: props.running.number, seconds: runningFor } }
+          : {})}
         columns={props.columns}
         lines={layout.header}
       />

@@ -3,7 +3,7 @@ import { render } from 'ink';
 import type { Terminal } from '../io.js';
 import { guardTerminal } from './terminal-guard.js';
 import type { RoundView } from './round-view.js';
-import { WatchApp, type DetailSource } from './watch-app.js';
+import { WatchApp, type DetailSource, type RoundRunning } from './watch-app.js';
 import type { WatchControls, WatchScreen } from './watch-controls.js';
 
 export type { WatchControls, WatchScreen } from './watch-controls.js';
@@ -38,6 +38,7 @@ export function startWatchScreen(
   let round: RoundView | undefined;
   let paused = false;
   let pending: readonly string[] = [];
+  let running: RoundRunning | undefined;
   const element = () => (
     <WatchApp
       round={round}
@@ -45,6 +46,7 @@ export function startWatchScreen(
       columns={stdout.columns}
       paused={paused}
       pending={pending}
+      {...(running ? { running } : {})}
       stable={options.stable === true}
       onQuit={() => controls.quit()}
       onTogglePause={() => {
@@ -76,6 +78,12 @@ export function startWatchScreen(
       if (closed) return;
       round = next;
       pending = [];
+      running = undefined;
+      instance.rerender(element());
+    },
+    roundStarted(start) {
+      if (closed) return;
+      running = { number: start.number, since: Date.now() };
       instance.rerender(element());
     },
     pending(changed) {

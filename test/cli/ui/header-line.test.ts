@@ -57,6 +57,24 @@ describe('the header line', () => {
   });
 });
 
+describe('the header line while the next round runs', () => {
+  const round = { ...failing, status: 'converged' as const };
+  const running = (width: number, paused = false) =>
+    headerLine(round, { paused, running: { number: 9, seconds: 12 } }, width)
+      .map((p) => p.text)
+      .join('');
+
+  it('says which round runs and for how long, after the verdict of the one shown', () => {
+    expect(running(120)).toBe(
+      'cosi watch  round 8  vms.yaml changed  converged [round 9 running 12s]',
+    );
+  });
+
+  it('keeps it on a narrow terminal, as the pause is kept', () => {
+    expect(running(40)).toBe('round 8  converged [round 9 running 12s]');
+  });
+});
+
 describe('the trigger of a round after the config changed', () => {
   it('says restarted when the restart happened', () => {
     expect(

@@ -445,6 +445,33 @@ describe('the watch screen', () => {
     expect(app.onQuit).toHaveBeenCalledTimes(1);
   });
 
+  it('says a round is running once it has run a moment, and counts its seconds', async () => {
+    const started = Date.now();
+    const app = show(bigRound(3), { running: { number: 8, since: started } });
+    const header = () => app.screen().split('\n')[0] ?? '';
+    // A round of a few milliseconds (most) does not flash the header.
+    if (Date.now() - started < 200) expect(header()).not.toContain('[round 8');
+    await until(() =>
+      expect(header()).toMatch(
+        /^cosi watch {2}round 7 {2}vms\.yaml changed {2}converged \[round 8 running \d+s\]$/,
+      ),
+    );
+    // One that has run for a while says for how long; the round shown stays the last one.
+    app.rerender(
+      <WatchApp
+        round={bigRound(3)}
+        rows={40}
+        columns={120}
+        paused={false}
+        running={{ number: 8, since: Date.now() - 5_000 }}
+        onQuit={app.onQuit}
+        onTogglePause={app.onTogglePause}
+        onRerun={app.onRerun}
+      />,
+    );
+    await until(() => expect(header()).toMatch(/\[round 8 running [5-9]s\]$/));
+  });
+
   it('focuses the controllers panel with c', async () => {
     const { screen, press, lastFrame } = show(bigRound(3));
     await press('c');
