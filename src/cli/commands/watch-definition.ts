@@ -22,7 +22,8 @@ export function defineWatch(): Command {
         'terminal it is a full-screen view: a header with the round and its verdict, the ' +
         'findings, the resources by type with a change marker per row (+ created, ~ updated, ' +
         '- destroyed this round), the controllers, and keys to filter, open a resource (its ' +
-        'lineage, last writes, diff and YAML), pause and re-run (? lists them). Off a terminal, ' +
+        'lineage, last writes, diff and YAML), list every finding, pause and re-run (? lists ' +
+        'them). Off a terminal, ' +
         'or with --plain, it prints a line stream: one header line per round, then one line per ' +
         'changed resource and the findings; -o json prints one JSON object per round (NDJSON). ' +
         'q or Ctrl-C quits.',

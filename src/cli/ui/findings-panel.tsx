@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatFinding } from '../../loaders/finding.js';
 import { cutDisplay, displayWidth } from '../render/display-width.js';
+import type { DetailLine } from './resource-detail.js';
 import type { RoundView } from './round-view.js';
 import { MAX_FINDING_LINES } from './screen-layout.js';
 
@@ -38,7 +39,7 @@ export function FindingsPanel({ round, maxLines, columns }: FindingsPanelProps) 
           {line.text}
         </Text>
       ))}
-      {hidden > 0 ? <Text dimColor>{`... and ${hidden} more`}</Text> : null}
+      {hidden > 0 ? <Text dimColor>{`... and ${hidden} more (f shows them all)`}</Text> : null}
     </Box>
   );
 }
@@ -66,6 +67,29 @@ export function findingLines(round: RoundView, columns: number): FindingLine[] {
       lines.push({ text, color, item: notices.length + i });
     }
   });
+  return lines;
+}
+
+/**
+ * Every finding of the round, each wrapped whole to `columns`, after the notices: the page `f`
+ * opens in place of the resources, for the findings the panel has no room for (a 20-file
+ * checkout that broke them all).
+ */
+export function findingsPage(round: RoundView, columns: number): DetailLine[] {
+  const count = round.findings.length;
+  const lines: DetailLine[] = [
+    { text: count === 0 ? 'findings: none this round' : `findings (${count})`, style: 'title' },
+  ];
+  const notices = findingLines({ ...round, findings: [] }, columns);
+  for (const notice of notices) {
+    lines.push({ text: notice.text, style: notice.color === 'red' ? 'error' : 'warning' });
+  }
+  for (const finding of round.findings) {
+    const style = finding.severity === 'error' ? 'error' : 'warning';
+    for (const text of wrapLine(formatFinding(finding), columns, Number.MAX_SAFE_INTEGER)) {
+      lines.push({ text, style });
+    }
+  }
   return lines;
 }
 

@@ -10,7 +10,7 @@ import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 /** One line of the detail view, with how to show it. */
 export interface DetailLine {
   readonly text: string;
-  readonly style?: 'title' | 'added' | 'removed' | 'dim';
+  readonly style?: 'title' | 'added' | 'removed' | 'dim' | 'error' | 'warning';
 }
 
 /** Versions of the history the detail shows, the newest. */

@@ -2,7 +2,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import { controllerDetail } from './controller-detail.js';
 import { ControllersPanel } from './controllers-panel.js';
-import { findingLines, FindingsPanel } from './findings-panel.js';
+import { findingLines, FindingsPanel, findingsPage } from './findings-panel.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
 import { filterGroups } from './resource-filter.js';
 import { completionOf, editLine, lineAtEnd, type EditedLine } from './line-edit.js';
@@ -59,8 +59,11 @@ export type DetailSource = (
 
 const LOADING: DetailLine[] = [{ text: 'loading...', style: 'dim' }];
 
-/** `controllers`: the panel focused (`c`); `controller`: the selected one opened (Enter). */
-type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'controller' | 'help';
+/**
+ * `controllers`: the panel focused (`c`); `controller`: the selected one opened (Enter);
+ * `findings`: every finding of the round (`f`), in place of the resources.
+ */
+type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'controller' | 'findings' | 'help';
 
 /** The keys, as the footer and the help show them. */
 export const KEYS: readonly (readonly [string, string])[] = [
@@ -70,6 +73,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['↑↓', 'move between rows'],
   ['n N', 'changed rows: next / previous (+ ~ -)'],
   ['enter', 'open the resource (or controller)'],
+  ['f', 'findings (all of them)'],
   ['c', 'controllers'],
   ['p', 'pause reloading'],
   ['r', 're-run from a fresh state'],
@@ -134,10 +138,15 @@ export function WatchApp(props: WatchAppProps) {
   const selectedController = controllers[Math.min(controller, controllers.length - 1)];
   const opened =
     mode === 'controller' && selectedController ? controllerDetail(selectedController) : [];
+  const findings = useMemo(
+    () => (mode === 'findings' && round ? findingsPage(round, props.columns) : []),
+    [mode, round, props.columns],
+  );
 
   // Heights: the header first, then the body, the footer, the findings and the controllers, as
-  // room allows (see screen-layout.ts); the help takes the findings' and controllers' room.
-  const overlay = mode === 'help';
+  // room allows (see screen-layout.ts); the help and the findings page take the findings' and
+  // controllers' room.
+  const overlay = mode === 'help' || mode === 'findings';
   const layout = screenLayout(rows, {
     findings: round && !overlay ? findingLines(round, props.columns).length : 0,
     controllers: overlay ? 0 : controllers.length,
@@ -180,19 +189,25 @@ export function WatchApp(props: WatchAppProps) {
       go(current === 'controllers' ? 'list' : 'controllers');
       return true;
     }
+    if (input === 'f') {
+      setScroll(0);
+      go(current === 'findings' ? 'list' : 'findings');
+      return true;
+    }
     if (current === 'help') {
       const last = Math.max(HELP_LINES.length - bodyHeight, 0);
       if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
       if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
       return true;
     }
-    if (current === 'detail' || current === 'controller') {
+    if (current === 'detail' || current === 'controller' || current === 'findings') {
       if (key.return || key.backspace || key.delete) {
-        go(current === 'detail' ? 'list' : 'controllers');
+        go(current === 'controller' ? 'controllers' : 'list');
         return true;
       }
       const page = Math.max(bodyHeight - 1, 1);
-      const last = Math.max((current === 'detail' ? detail : opened).length - 1, 0);
+      const shown = current === 'detail' ? detail : current === 'findings' ? findings : opened;
+      const last = Math.max(shown.length - 1, 0);
       if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
       if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
       if (key.pageUp) setScroll((s) => Math.max(s - page, 0));
@@ -315,6 +330,8 @@ export function WatchApp(props: WatchAppProps) {
           <Detail lines={detail} scroll={scroll} height={bodyHeight} />
         ) : mode === 'controller' ? (
           <Detail lines={opened} scroll={scroll} height={bodyHeight} />
+        ) : mode === 'findings' ? (
+          <Detail lines={findings} scroll={scroll} height={bodyHeight} />
         ) : (
           <ResourceList
             groups={groups}
@@ -359,7 +376,7 @@ function FilterLine({ line, completion }: { line: EditedLine; completion: string
   );
 }
 
-const DETAIL_COLOR = { added: 'green', removed: 'red' } as const;
+const DETAIL_COLOR = { added: 'green', removed: 'red', error: 'red', warning: 'yellow' } as const;
 
 function Detail({
   lines,
@@ -378,7 +395,10 @@ function Detail({
           wrap="truncate-end"
           bold={line.style === 'title'}
           dimColor={line.style === 'dim'}
-          {...(line.style === 'added' || line.style === 'removed'
+          {...(line.style === 'added' ||
+          line.style === 'removed' ||
+          line.style === 'error' ||
+          line.style === 'warning'
             ? { color: DETAIL_COLOR[line.style] }
             : {})}
         >
@@ -410,7 +430,7 @@ function Help({ scroll, height }: { scroll: number; height: number }) {
 
 function Footer({ mode }: { mode: Mode }) {
   const text =
-    mode === 'detail' || mode === 'controller'
+    mode === 'detail' || mode === 'controller' || mode === 'findings'
       ? 'esc back  ↑↓ scroll  q quit'
       : mode === 'filter'
         ? 'enter keep the filter  esc drop it  tab complete  ctrl-u clear  ctrl-c quit'

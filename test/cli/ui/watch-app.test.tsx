@@ -203,6 +203,44 @@ describe('the watch screen', () => {
     expect(two.screen().split('\n')[0]).toMatch(/^cosi watch {2}round 7/);
   });
 
+  it('opens every finding with f when the panel has no room for them all', async () => {
+    const findings = Array.from({ length: 20 }, (_, i) => ({
+      file: `apps/app${i}.yaml`,
+      line: 8,
+      col: 13,
+      pointer: '/spec/replicas',
+      code: 'schema-violation',
+      severity: 'error' as const,
+      message: 'must be integer',
+    }));
+    const round: RoundView = { ...bigRound(50), status: 'not-applied', findings };
+    const { screen, press } = show(round, { rows: 30 });
+    expect(screen()).toContain('... and 15 more (f shows them all)');
+    expect(screen()).not.toContain('apps/app19.yaml');
+    await press('f');
+    await until(() => expect(screen()).toContain('findings (20)'));
+    const page = screen().split('\n');
+    // The page takes the room of the resources, the panel's and the controllers'.
+    expect(page).toContain(
+      'apps/app0.yaml:8:13: error[schema-violation]: must be integer (at /spec/replicas)',
+    );
+    expect(page).toContain(
+      'apps/app19.yaml:8:13: error[schema-violation]: must be integer (at /spec/replicas)',
+    );
+    expect(screen()).not.toContain('vm-00000');
+    expect(page.at(-1)).toBe('esc back  ↑↓ scroll  q quit');
+    // On a shorter terminal the page scrolls.
+    unmount?.();
+    const short = show(round, { rows: 12 });
+    await short.press('f');
+    await until(() => expect(short.screen()).toContain('findings (20)'));
+    expect(short.screen()).not.toContain('apps/app19.yaml');
+    await short.press(...Array.from({ length: 15 }, () => DOWN));
+    await until(() => expect(short.screen()).toContain('apps/app19.yaml:8:13'));
+    await short.press(ESC);
+    await until(() => expect(short.screen()).toContain('vm-00000'));
+  });
+
   it('narrows a long OWNER column first on a narrow terminal, so that the spec columns after it stay on screen', () => {
     const owner = 'ResourceGraph(webapp.kro.run)';
     const rows = ['blog', 'shop'].map((id) => {
