@@ -10,6 +10,7 @@ import type { RoundStart } from '../app/watch-session.js';
 import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
 import { createRoundViewDecoder } from './ui/round-view-transfer.js';
 import { continuedRound, type WatchContinuation } from './watch/continued-round.js';
+import { importWatchScreen } from './watch/import-watch-screen.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 
@@ -65,9 +66,7 @@ export async function superviseWatchScreen(
     setTimeout(() => void run.stop(), CLOSE_GRACE_MS).unref();
   };
   const color = useColor(io, parsed.flags.color as boolean | undefined);
-  // ink colors with a chalk of its own, whose level supports-color reads once, as it loads.
-  if (!color) process.env.FORCE_COLOR = '0';
-  const { startWatchScreen } = await import('./ui/watch-screen.js');
+  const { startWatchScreen } = await importWatchScreen(color);
   const screen = startWatchScreen(
     terminal,
     {

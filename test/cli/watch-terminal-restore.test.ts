@@ -168,4 +168,25 @@ describe('cosi watch in a terminal, with NO_COLOR', () => {
       new RegExp(`${ESC}\\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[0-9;]+)m`, 'u'),
     );
   }, 60_000);
+
+  it('still shows the selected row, in reverse video, and the arrows move it', async () => {
+    await startWatch({ NO_COLOR: '1' });
+    /** The lines of the screen drawn in reverse video (tmux writes the attribute as SGR 7). */
+    const reversed = async (): Promise<string[]> =>
+      (await tmux('capture-pane', '-p', '-e', '-t', SESSION))
+        .split('\n')
+        .filter((line) => new RegExp(`${ESC}\\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`, 'u').test(line));
+    // eslint-disable-next-line no-control-regex
+    const plain = (lines: string[]) => lines.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ''));
+    const first = plain(await reversed());
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatch(/^\+ default +node-a +1 +HostStatusController/);
+    await tmux('send-keys', '-t', SESSION, 'Down');
+    const moved = await waitFor(
+      async () => plain(await reversed()),
+      (lines) => lines.length === 1 && /node-b/.test(lines[0] ?? ''),
+      'the selection on the next row',
+    );
+    expect(moved[0]).toMatch(/^\+ default +node-b +1 +HostStatusController/);
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
 import { continuedRound } from '../watch/continued-round.js';
 import { holdUntilWatching } from '../watch/hold-until-watching.js';
+import { importWatchScreen } from '../watch/import-watch-screen.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession, type WatchRound, type WatchSession } from '../../app/watch-session.js';
 
@@ -171,10 +172,4 @@ export async function watch(
   }
   if (unknownType !== undefined) throw new CliError(unknownType);
   return { exitCode: EXIT.ok, result: undefined };
-}
-
-/** The screen's module; without color, ink's own chalk (leveled once, as it loads) is told so. */
-async function importWatchScreen(color: boolean) {
-  if (!color) process.env.FORCE_COLOR = '0';
-  return import('../ui/watch-screen.js');
 }

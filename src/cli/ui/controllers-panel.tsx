@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { escapeControl } from '../render/escape-control.js';
 import type { ControllerRow } from './round-view.js';
 import { describeCondition, failingText } from './round-text.js';
+import { useHue } from './screen-color.js';
 
 /** Controllers panel props. */
 export interface ControllersPanelProps {
@@ -31,6 +32,7 @@ export function ControllersPanel({
   focused,
   selected,
 }: ControllersPanelProps) {
+  const hue = useHue();
   if (controllers.length === 0 || maxLines < 2) return null;
   const width = Math.max(...controllers.map((c) => c.name.length));
   const rows = maxLines - 1;
@@ -38,7 +40,7 @@ export function ControllersPanel({
   const shown = controllers.slice(top, top + rows);
   return (
     <Box flexDirection="column">
-      <Text bold color={focused ? 'cyan' : undefined}>
+      <Text bold color={hue(focused ? 'cyan' : undefined)}>
         {`CONTROLLERS (${controllers.length})`}
       </Text>
       {shown.map((c, i) => {
@@ -46,12 +48,12 @@ export function ControllersPanel({
         return (
           <Text key={c.name} wrap="truncate-end" inverse={isSelected}>
             {`${c.name.padEnd(width)}  `}
-            <Text color={CONDITION_COLOR[c.condition]}>{describeCondition(c).padEnd(9)}</Text>
-            {c.failingItems > 0 ? <Text color="red">{`  ${failingText(c)};`}</Text> : null}
+            <Text color={hue(CONDITION_COLOR[c.condition])}>{describeCondition(c).padEnd(9)}</Text>
+            {c.failingItems > 0 ? <Text color={hue('red')}>{`  ${failingText(c)};`}</Text> : null}
             {`  ${c.reconciles} reconciles, ${c.writes} writes`}
-            {c.errors > 0 ? <Text color="red">{`, ${c.errors} errors`}</Text> : null}
+            {c.errors > 0 ? <Text color={hue('red')}>{`, ${c.errors} errors`}</Text> : null}
             {c.lastError !== undefined ? (
-              <Text color="red">{`  ${escapeControl(firstLine(c.lastError))}`}</Text>
+              <Text color={hue('red')}>{`  ${escapeControl(firstLine(c.lastError))}`}</Text>
             ) : null}
           </Text>
         );

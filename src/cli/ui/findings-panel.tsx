@@ -3,6 +3,7 @@ import { formatFinding } from '../../loaders/finding.js';
 import { cutDisplay, displayWidth } from '../render/display-width.js';
 import type { DetailLine } from './resource-detail.js';
 import type { RoundView } from './round-view.js';
+import { useHue } from './screen-color.js';
 import { MAX_FINDING_LINES } from './screen-layout.js';
 
 /** Findings panel props: the round, at most how many lines it may take, and their width. */
@@ -26,6 +27,7 @@ interface FindingLine {
  * so that its cause is read on screen, not cut at the first line.
  */
 export function FindingsPanel({ round, maxLines, columns }: FindingsPanelProps) {
+  const hue = useHue();
   const lines = findingLines(round, columns);
   // No room (a short terminal, the help): not even the count, or the screen outgrows the terminal.
   if (lines.length === 0 || maxLines <= 0) return null;
@@ -35,7 +37,7 @@ export function FindingsPanel({ round, maxLines, columns }: FindingsPanelProps) 
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => (
-        <Text key={i} wrap="truncate-end" color={line.color}>
+        <Text key={i} wrap="truncate-end" color={hue(line.color)}>
           {line.text}
         </Text>
       ))}

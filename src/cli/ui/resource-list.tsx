@@ -1,10 +1,11 @@
 import { Box, Text } from 'ink';
 import { displayWidth } from '../render/display-width.js';
-import { memo, useState } from 'react';
+import { memo, useContext, useState } from 'react';
 import { columnHeaders } from './resource-cells.js';
 import { rowKey, type TypeGroup } from './round-view.js';
 import { visibleLines, type Selection } from './resource-window.js';
 import { CELL_GAP, createRowLines, fitCell, MAX_COLUMN_WIDTH, type RowLines } from './row-line.js';
+import { ScreenColor, useHue } from './screen-color.js';
 
 /** Resource list props: the (filtered) groups, the selection and the lines it has. */
 export interface ResourceListProps {
@@ -37,7 +38,9 @@ export function ResourceList({
   columns,
   lines: given,
 }: ResourceListProps) {
-  const [own] = useState(createRowLines);
+  const color = useContext(ScreenColor);
+  const hue = useHue();
+  const [own] = useState(() => createRowLines({ color }));
   // The widest cell of each column seen so far, by type: columns keep their place as rows
   // scroll by, instead of being packed again to the rows on screen.
   const [seen] = useState(() => new Map<string, number[]>());
@@ -87,7 +90,7 @@ export function ResourceList({
               key={`t${line.index}`}
               bold
               wrap="truncate-end"
-              color={selectedGroup && focused ? 'cyan' : undefined}
+              color={hue(selectedGroup && focused ? 'cyan' : undefined)}
             >
               {`${line.group.displayType} (${line.group.type}): ${line.group.rows.length}`}
             </Line>

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { headerLine, type HeaderState } from './header-line.js';
 import type { RoundView } from './round-view.js';
 import { roundFacts } from './round-text.js';
+import { useHue } from './screen-color.js';
 
 /**
  * Header props: the round, whether reloading is paused, the round under way, and the width and
@@ -34,6 +35,7 @@ export function RoundHeader({
   columns,
   lines = 2,
 }: RoundHeaderProps) {
+  const hue = useHue();
   const parts = headerLine(round, { paused, pending, ...(running ? { running } : {}) }, columns);
   return (
     <Box flexDirection="column">
@@ -44,15 +46,15 @@ export function RoundHeader({
               {part.text}
             </Text>
           ) : part.style === 'status' ? (
-            <Text key={i} bold color={STATUS_COLOR[round.status]}>
+            <Text key={i} bold color={hue(STATUS_COLOR[round.status])}>
               {part.text}
             </Text>
           ) : part.style === 'paused' ? (
-            <Text key={i} color="yellow">
+            <Text key={i} color={hue('yellow')}>
               {part.text}
             </Text>
           ) : part.style === 'running' ? (
-            <Text key={i} color="cyan">
+            <Text key={i} color={hue('cyan')}>
               {part.text}
             </Text>
           ) : (

@@ -30,6 +30,9 @@ const MARKER_STYLE: Record<ChangeMarker, (text: string) => string> = {
   ' ': (text) => text,
 };
 
+/** Row styles without color: the marker and the changed cells in bold, the rest as with color. */
+const UNCOLORED = (text: string): string => text;
+
 interface Entry {
   /** What the cells were built from: a new definition of the type builds them again. */
   readonly columns: TypeGroup['columns'];
@@ -47,7 +50,8 @@ interface Entry {
  * screen is the one nested `<Text>`s drew; but one string per row is one text node for React and
  * Yoga instead of one per cell, and ink's per-cell styling runs once per row instead of per frame.
  */
-export function createRowLines(): RowLines {
+export function createRowLines(options: { readonly color?: boolean } = {}): RowLines {
+  const color = options.color !== false;
   const cache = new WeakMap<ResourceRow, Entry>();
   const built = { cells: 0, lines: 0 };
 
@@ -76,21 +80,28 @@ export function createRowLines(): RowLines {
       built.lines++;
       entry.widths = key;
       entry.level = chalk.level;
-      entry.line = formatRow(row.marker, entry.cells, widths);
+      entry.line = formatRow(row.marker, entry.cells, widths, color);
       return entry.line;
     },
     built,
   };
 }
 
-function formatRow(marker: ChangeMarker, { cells, changed }: RowCells, widths: readonly number[]) {
-  let line = `${chalk.bold(MARKER_STYLE[marker](marker))} `;
+function formatRow(
+  marker: ChangeMarker,
+  { cells, changed }: RowCells,
+  widths: readonly number[],
+  color: boolean,
+) {
+  const hue = color ? MARKER_STYLE[marker] : UNCOLORED;
+  const changedHue = color ? (text: string) => chalk.yellow(text) : UNCOLORED;
+  let line = `${chalk.bold(hue(marker))} `;
   cells.forEach((text, i) => {
     const last = i === cells.length - 1;
     let cell = last ? text : `${fitCell(text, widths[i] ?? 0)}${CELL_GAP}`;
     if (cell === '') return;
     if (marker === '-') cell = chalk.dim(cell);
-    if (changed.has(i)) cell = chalk.bold(chalk.yellow(cell));
+    if (changed.has(i)) cell = chalk.bold(changedHue(cell));
     if (marker === '-') cell = chalk.strikethrough(cell);
     line += cell;
   });

@@ -11,6 +11,7 @@ import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, nextMarked, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
 import { useRunningFor } from './running-for.js';
+import { ScreenColor, useHue } from './screen-color.js';
 import { screenLayout } from './screen-layout.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
@@ -32,6 +33,11 @@ export interface WatchAppProps {
   readonly running?: RoundRunning;
   /** Pin timestamps in the YAML of the detail view. */
   readonly stable?: boolean;
+  /**
+   * `false`: draw without color (`NO_COLOR`, `--no-color`); bold, dim and reverse video stay, so
+   * that the selected row still shows.
+   */
+  readonly color?: boolean;
   readonly onQuit: () => void;
   readonly onTogglePause: () => void;
   /** `r`: run again from a fresh state. */
@@ -86,7 +92,16 @@ export const KEYS: readonly (readonly [string, string])[] = [
  * footer with the keys. Enter opens a resource: its lineage, last writes, diff and YAML.
  */
 export function WatchApp(props: WatchAppProps) {
+  return (
+    <ScreenColor.Provider value={props.color !== false}>
+      <WatchView {...props} />
+    </ScreenColor.Provider>
+  );
+}
+
+function WatchView(props: WatchAppProps) {
   const { round, rows, paused } = props;
+  const hue = useHue();
   const runningFor = useRunningFor(props.running?.since);
   const [mode, setMode] = useState<Mode>('list');
   const [filter, setFilter] = useState('');
@@ -312,7 +327,7 @@ export function WatchApp(props: WatchAppProps) {
       <FindingsPanel round={round} maxLines={layout.findings} columns={props.columns} />
       {layout.filter > 0 ? (
         <Box>
-          <Text color="cyan">/</Text>
+          <Text color={hue('cyan')}>/</Text>
           {mode === 'filter' ? (
             <FilterLine
               line={{ text: filter, cursor: Math.min(filterCursor, filter.length) }}
@@ -387,6 +402,7 @@ function Detail({
   scroll: number;
   height: number;
 }) {
+  const hue = useHue();
   return (
     <Box flexDirection="column" height={height}>
       {lines.slice(scroll, scroll + height).map((line, i) => (
@@ -399,7 +415,7 @@ function Detail({
           line.style === 'removed' ||
           line.style === 'error' ||
           line.style === 'warning'
-            ? { color: DETAIL_COLOR[line.style] }
+            ? { color: hue(DETAIL_COLOR[line.style]) }
             : {})}
         >
           {line.text === '' ? ' ' : line.text}

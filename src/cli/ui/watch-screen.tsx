@@ -27,12 +27,15 @@ export function startWatchScreen(
     readonly detailOf?: DetailSource;
     /**
      * `false`: no color (`NO_COLOR`, `FORCE_COLOR=0`, `--no-color`). The screen draws with
-     * chalk's shared instance, ink's too, whose level otherwise comes from the terminal alone.
+     * chalk's shared instance, ink's too, whose level otherwise comes from the terminal alone:
+     * without color it is set to the basic level for bold, dim and reverse video (the selected
+     * row), and no part of the screen asks for a color.
      */
     readonly color?: boolean;
   } = {},
 ): WatchScreen {
-  if (options.color === false) chalk.level = 0;
+  const levelBefore = chalk.level;
+  if (options.color === false) chalk.level = 1;
   const { stdin } = terminal;
   const stdout = sizedTerminal(terminal.stdout);
   let round: RoundView | undefined;
@@ -48,6 +51,7 @@ export function startWatchScreen(
       pending={pending}
       {...(running ? { running } : {})}
       stable={options.stable === true}
+      color={options.color !== false}
       onQuit={() => controls.quit()}
       onTogglePause={() => {
         paused = controls.togglePause();
@@ -98,6 +102,7 @@ export function startWatchScreen(
       releaseGuard();
       instance.unmount();
       stdout.write(LEAVE_ALT_SCREEN);
+      chalk.level = levelBefore;
     },
   };
 }

@@ -94,6 +94,29 @@ describe('row lines', () => {
     }
   });
 
+  it('without color keep bold, dim and strike-through, and no color', () => {
+    const before = vm(1, 1, 'debian');
+    const g = group([]);
+    const widths = [10, 8, 9, 3, 8, 12, 4];
+    chalk.level = 1;
+    const lines = createRowLines({ color: false });
+    const updated = lines.line(
+      g,
+      { marker: '~', resource: vm(1, 2, 'ubuntu'), previous: before },
+      widths,
+    );
+    const destroyed = lines.line(g, { marker: '-', resource: before, previous: before }, widths);
+    for (const line of [updated, destroyed]) {
+      // eslint-disable-next-line no-control-regex
+      expect(line).not.toMatch(/\u001b\[(?:3[0-7]|9[0-7])m/);
+    }
+    expect(updated).toContain(chalk.bold('~'));
+    // eslint-disable-next-line no-control-regex
+    expect(updated).toMatch(/\u001b\[1mubuntu/);
+    // eslint-disable-next-line no-control-regex
+    expect(destroyed).toMatch(/\u001b\[9m\u001b\[2mdebian/);
+  });
+
   it('build a row once: the same row object at the same widths is a lookup', () => {
     const row: ResourceRow = { marker: ' ', resource: vm(1, 1, 'debian') };
     const g = group([row]);
