@@ -190,3 +190,23 @@ describe('cosi watch in a terminal, with NO_COLOR', () => {
     expect(moved[0]).toMatch(/^\+ default +node-b +1 +HostStatusController/);
   }, 60_000);
 });
+
+describe('cosi watch in a dumb terminal', () => {
+  it('prints the line stream instead of drawing a screen it cannot, and q still quits', async () => {
+    const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir, [], { TERM: 'dumb' });
+    const screen = await waitFor(
+      () => tmux('capture-pane', '-p', '-t', SESSION),
+      (s) => s.includes('round 1'),
+      'the first round',
+    );
+    expect(screen).toMatch(/^round 1: started \| converged \| 13 created/m);
+    expect(await pane('#{alternate_on}')).toBe('0');
+    await tmux('send-keys', '-t', SESSION, 'q');
+    const status = await waitFor(
+      () => readFile(statusFile, 'utf8').catch(() => ''),
+      (text) => text !== '',
+      'the exit status',
+    );
+    expect(status.trim()).toBe('0');
+  }, 60_000);
+});

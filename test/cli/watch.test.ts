@@ -695,6 +695,12 @@ describe('the watch output', () => {
     expect(watchOutput({ terminal }, { output: 'json' })).toBe('json');
     expect(() => watchOutput({}, { output: 'yaml' })).toThrow(/unknown format "yaml"/);
   });
+
+  it('is the line stream on a dumb terminal, which cannot redraw a screen', () => {
+    const terminal = { stdout: process.stdout, stdin: process.stdin };
+    expect(watchOutput({ terminal, env: { TERM: 'dumb' } }, {})).toBe('lines');
+    expect(watchOutput({ terminal, env: { TERM: 'xterm-256color' } }, {})).toBe('screen');
+  });
 });
 
 describe('cosi watch', () => {

@@ -23,7 +23,7 @@ export function defineWatch(): Command {
         'findings, the resources by type with a change marker per row (+ created, ~ updated, ' +
         '- destroyed this round), the controllers, and keys to filter, open a resource (its ' +
         'lineage, last writes, diff and YAML), list every finding, pause and re-run (? lists ' +
-        'them). Off a terminal, ' +
+        'them). Off a terminal (or on a dumb one, TERM=dumb), ' +
         'or with --plain, it prints a line stream: one header line per round, then one line per ' +
         'changed resource and the findings; -o json prints one JSON object per round (NDJSON). ' +
         'q or Ctrl-C quits.',

@@ -34,17 +34,19 @@ export const watchCommand: CliCommand<[string[], WatchFlags]> = {
 export type WatchOutput = 'screen' | 'lines' | 'json';
 
 /**
- * Which output a run gets: `-o json` is NDJSON; `--plain`, or stdout or stdin not a terminal, is
- * the line stream; otherwise the screen. Decided here, never from the environment (ink's CI
- * detection does not choose for us).
+ * Which output a run gets: `-o json` is NDJSON; `--plain`, stdout or stdin not a terminal, or a
+ * terminal that says it is dumb (`TERM=dumb`: Emacs' shell, an editor's task pane, which cannot
+ * move the cursor or switch screens) is the line stream; otherwise the screen. Decided here,
+ * never from `CI` (ink's CI detection does not choose for us).
  */
 export function watchOutput(
-  io: Pick<CliIo, 'terminal' | 'watchScreen'>,
+  io: Pick<CliIo, 'terminal' | 'watchScreen'> & Partial<Pick<CliIo, 'env'>>,
   flags: WatchFlags,
 ): WatchOutput {
   const format = parseFormat(flags.output ?? 'text', ['text', 'json'] as const);
   if (format === 'json') return 'json';
-  const screen = io.terminal !== undefined || io.watchScreen !== undefined;
+  const screen =
+    (io.terminal !== undefined || io.watchScreen !== undefined) && io.env?.TERM !== 'dumb';
   return flags.plain === true || !screen ? 'lines' : 'screen';
 }
 
