@@ -10,9 +10,13 @@ export interface RowCells {
   readonly changed: ReadonlySet<number>;
 }
 
-/** The column headers of a group's table: talosctl's, without TYPE (the group says it). */
+/**
+ * The column headers of a group's table: talosctl's, without TYPE (the group says it), and
+ * without NAMESPACE for a cluster-scoped Kubernetes kind, as kubectl's tables and `cosi get`'s:
+ * its objects have none (cosi's placeholder namespace is not theirs).
+ */
 export function columnHeaders(group: TypeGroup): string[] {
-  const own = ['NAMESPACE', 'ID', 'VERSION', 'OWNER', 'PHASE'];
+  const own = [...(namespaced(group) ? ['NAMESPACE'] : []), 'ID', 'VERSION', 'OWNER', 'PHASE'];
   return [...own, ...printColumnHeaders(group.columns, group.displayType, ['TYPE', ...own])];
 }
 
@@ -41,11 +45,16 @@ function cellsOf(group: TypeGroup, resource: Resource): string[] {
       ? resource.spec
       : withStoredDefaults(resource.spec, group.kind);
   return [
-    md.namespace,
+    ...(namespaced(group) ? [md.namespace] : []),
     md.id,
     String(md.version),
     md.owner,
     md.phase,
     ...group.columns.map((c) => (group.sensitive ? '' : printCell(c, group.kind)(spec))),
   ];
+}
+
+/** Whether the group's objects have a namespace: all but a cluster-scoped Kubernetes kind's. */
+export function namespaced(group: Pick<TypeGroup, 'kind'>): boolean {
+  return group.kind?.namespaced !== false;
 }

@@ -5,6 +5,7 @@ import type { Resource } from '../../engine/resource/resource.js';
 import { historyLine, lineageLines } from '../render/explain/explain-tree.js';
 import { toDocument } from '../../app/output-document.js';
 import { withholdFields } from '../../app/shown-spec.js';
+import { namespaced } from './resource-cells.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** One line of the detail view, with how to show it. */
@@ -30,7 +31,11 @@ export function resourceDetail(
   const md = resource.metadata;
   const explanation = explain(round, resource);
   const lines: DetailLine[] = [
-    { text: `${group.displayType} ${md.namespace}/${md.id}  (${markerWord(row)})`, style: 'title' },
+    {
+      // A cluster-scoped kind's object has no namespace (cosi's placeholder is not its own).
+      text: `${group.displayType} ${namespaced(group) ? `${md.namespace}/` : ''}${md.id}  (${markerWord(row)})`,
+      style: 'title',
+    },
     { text: '' },
     { text: 'lineage', style: 'title' },
   ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freezeResource, newResource } from '../../../src/engine/resource/resource.js';
-import { rowCells } from '../../../src/cli/ui/resource-cells.js';
+import { columnHeaders, rowCells } from '../../../src/cli/ui/resource-cells.js';
 import type { TypeGroup } from '../../../src/cli/ui/round-view.js';
 
 describe('the watch view’s print columns', () => {
@@ -45,5 +45,32 @@ describe('the watch view’s print columns', () => {
       rows: [{ marker: ' ', resource: service }],
     };
     expect(rowCells(group, group.rows[0]!).cells.slice(-2)).toEqual(['ClusterIP', '80/TCP,53/UDP']);
+  });
+
+  it('leave out NAMESPACE for a cluster-scoped kind, as kubectl and cosi get do', () => {
+    const volume = freezeResource(
+      newResource(
+        { namespace: 'default', type: 'PersistentVolumes.core', id: 'my-model-pv' },
+        { spec: { capacity: { storage: '1Gi' } } },
+      ),
+    );
+    const group: TypeGroup = {
+      type: 'PersistentVolumes.core',
+      displayType: 'PersistentVolume',
+      names: ['persistentvolumes.core'],
+      columns: [],
+      kind: { apiVersion: 'v1', kind: 'PersistentVolume', namespaced: false },
+      sensitive: false,
+      rows: [{ marker: ' ', resource: volume }],
+    };
+    expect(columnHeaders(group)).toEqual(['ID', 'VERSION', 'OWNER', 'PHASE']);
+    expect(rowCells(group, group.rows[0]!).cells).toEqual(['my-model-pv', '0', '', 'running']);
+    // A namespaced kind keeps it.
+    const claim = {
+      ...group,
+      kind: { ...group.kind!, kind: 'PersistentVolumeClaim', namespaced: true },
+    };
+    expect(columnHeaders(claim)[0]).toBe('NAMESPACE');
+    expect(rowCells(claim, claim.rows[0]!).cells[0]).toBe('default');
   });
 });
