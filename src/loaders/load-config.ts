@@ -149,7 +149,10 @@ const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
       `jiti@${version}`,
     );
   })();
-  const result = keptTranspile(options);
+  // Without comments: babel keeps each statement on its line (retainLines) only as far as it
+  // can, and a file's leading comment, moved after the imports it was attached to, pushed the
+  // statements after them down by its length (a top-level throw on line 13 reported on line 16).
+  const result = keptTranspile({ ...options, babel: { ...options.babel, comments: false } });
   return options.filename === undefined
     ? result
     : { ...result, code: pointImportsAtTypeScript(result.code, options.filename) };

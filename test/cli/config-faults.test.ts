@@ -241,6 +241,33 @@ describe('a config that does not parse', () => {
   });
 });
 
+describe('a config that throws after a file comment and its imports', () => {
+  it('is placed at the line that threw, in the config and in a module it imports', async () => {
+    // babel moved a file's leading comment after the imports, and its lines pushed the statements
+    // after them down: the config's throw on line 8 was said at line 10.
+    await writeFile(
+      path.join(dir, 'lib.ts'),
+      "/**\n * The registry.\n * Read at import.\n */\nimport { defineConfig } from 'cosi';\nvoid defineConfig;\nthrow new Error('no registry configured');\nexport const a = 1;\n",
+    );
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      `/**\n * The project.\n *\n *   cosi check -f vms.yaml\n */\n${HEADER}throw new Error('settings.json is missing');\nexport default defineConfig({ definitions: [VM] });\n`,
+    );
+    const config = await runCosi(['check', '-f', 'vms.yaml'], dir);
+    expect(config.stderr).toBe(
+      'cosi: cosi.config.ts:8:7: cannot load the config: settings.json is missing\n',
+    );
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      `/** The project. */\nimport './lib.ts';\n${HEADER}export default defineConfig({ definitions: [VM] });\n`,
+    );
+    const module = await runCosi(['check', '-f', 'vms.yaml'], dir);
+    expect(module.stderr).toBe(
+      'cosi: lib.ts:7:7: cannot load the config: no registry configured\n',
+    );
+  });
+});
+
 describe('a config that imports a module that is not there', () => {
   it("is one line at the import, without Node's require stack", async () => {
     const r = await check(
