@@ -310,7 +310,10 @@ function WatchView(props: WatchAppProps) {
   });
 
   if (!round) {
-    return <Text>cosi watch: loading...</Text>;
+    // The first round: reading, validating and converging a large tree takes seconds.
+    return (
+      <Text>{`cosi watch: loading...${runningFor === undefined ? '' : ` ${runningFor}s`}`}</Text>
+    );
   }
   return (
     <Box flexDirection="column" height={layout.height}>

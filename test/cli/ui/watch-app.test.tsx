@@ -510,6 +510,13 @@ describe('the watch screen', () => {
     await until(() => expect(header()).toMatch(/\[round 8 running [5-9]s\]$/));
   });
 
+  it('counts the seconds of the first round while it loads', async () => {
+    const app = show(undefined, { running: { number: 1, since: Date.now() - 3_000 } });
+    await until(() => expect(app.screen()).toMatch(/^cosi watch: loading\.\.\. [3-9]s$/));
+    unmount?.();
+    expect(show(undefined).screen()).toBe('cosi watch: loading...');
+  });
+
   it('focuses the controllers panel with c', async () => {
     const { screen, press, lastFrame } = show(bigRound(3));
     await press('c');
