@@ -93,9 +93,20 @@ export class ControllerAdapter implements Adapter {
   }
 
   get status(): ControllerStatus {
-    return this.#lastError
-      ? { condition: this.#condition, lastError: this.#lastError }
-      : { condition: this.#condition };
+    const condition = this.#shownCondition;
+    return this.#lastError ? { condition, lastError: this.#lastError } : { condition };
+  }
+
+  /**
+   * The condition as reported: a run waiting for its next event, with none pending, is idle (as
+   * a queue controller with nothing ready is), not running: a converged round listed it running
+   * beside its verdict.
+   */
+  get #shownCondition(): ControllerCondition {
+    const condition = this.#condition;
+    return condition === 'running' && this.#waiter !== undefined && !this.#pending
+      ? 'idle'
+      : condition;
   }
 
   get working(): boolean {
@@ -169,7 +180,7 @@ export class ControllerAdapter implements Adapter {
   report(): AdapterReport {
     return {
       kind: 'controller',
-      condition: this.#condition,
+      condition: this.#shownCondition,
       ...(this.#lastError
         ? { lastError: toErrorRecord(this.#lastError, this.host.locateError) }
         : {}),

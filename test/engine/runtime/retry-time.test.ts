@@ -76,7 +76,36 @@ describe('the retry time of a controller in backoff', () => {
       },
     });
     const report = await h.runtime.converge();
-    expect(report.controllers[0]).toMatchObject({ condition: 'running', errors: 1 });
+    // Restarted, it waits for its next event: idle.
+    expect(report.controllers[0]).toMatchObject({ condition: 'idle', errors: 1 });
     expect(report.controllers[0]).not.toHaveProperty('retryIn');
+  });
+});
+
+describe('the condition of a whole-world controller', () => {
+  it('is idle while its run waits for the next event, running while a pass is under way', async () => {
+    h = createHarness();
+    await h.state.create(Kettle.create('k1'));
+    let inPass: (condition: string | undefined) => void = () => undefined;
+    const seenInPass = new Promise<string | undefined>((resolve) => {
+      inPass = resolve;
+    });
+    await h.runtime.register({
+      name: 'Boiler',
+      inputs: [{ namespace: Kettle.namespace, type: Kettle.type, kind: 'weak' }],
+      outputs: [],
+      async run(rt) {
+        for await (const _ of rt.events()) {
+          inPass(h.runtime.status('Boiler')?.condition);
+        }
+      },
+    });
+    const report = await h.runtime.converge();
+    expect(report.reason).toBe('quiescent');
+    expect(await seenInPass).toBe('running');
+    // Converged, the run waits in rt.events(): nothing to do, as a queue controller with an
+    // empty queue.
+    expect(report.controllers[0]).toMatchObject({ name: 'Boiler', condition: 'idle' });
+    expect(h.runtime.status('Boiler')?.condition).toBe('idle');
   });
 });
