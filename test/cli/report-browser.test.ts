@@ -50,6 +50,18 @@ async function openReport(
 /** The page's `getComputedStyle` (the tests are compiled without the DOM's types). */
 type StyleOf = { getComputedStyle(e: unknown): Record<string, string> };
 
+/** The few members of the page's document a test reads (compiled without the DOM's types). */
+interface ElementLike {
+  getBoundingClientRect(): { left: number; right: number; top: number; bottom: number };
+  getAttribute(name: string): string | null;
+  readonly classList: { contains(name: string): boolean };
+  contains(other: unknown): boolean;
+}
+type DomLike = {
+  readonly activeElement: ElementLike | null;
+  getElementById(id: string): ElementLike | null;
+};
+
 /** axe-core's serious and critical violations on the page, as `rule: nodes`. */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
@@ -690,6 +702,75 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await expect.poll(labelHeight).toBeLessThan(24);
     expect(await labelHeight()).toBeGreaterThan(12);
     await page.emulateMedia({ media: 'screen' });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('brings a graph node reached with Tab, or chosen in the table, into the part of the graph shown', async () => {
+    const project = path.join(ARTIFACTS, 'forty-vms');
+    await cp('fixtures/vm-network', project, { recursive: true });
+    const vms = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `---\nmetadata:\n  type: vm\n  id: gen-${i}\nspec:\n  cpus: 1\n  image: debian\n  host: node-a\n`,
+    );
+    await writeFile(
+      path.join(project, 'vms.yaml'),
+      (await readFile('fixtures/vm-network/vms.yaml', 'utf8')) + vms.join(''),
+    );
+    const file = path.join(ARTIFACTS, 'forty-vms.html');
+    const made = await cli(['report', '-f', project, '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#graph-part').isVisible()).toBe(true);
+    // Where the focused element is drawn, against the graph's box: a node wholly inside it; a
+    // type's box taller than the graph's, its top left corner.
+    const focused = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: DomLike }).document;
+        const g = doc.activeElement;
+        const view = doc.getElementById('graph-view');
+        if (!g || !view || !view.contains(g)) return null;
+        const r = g.getBoundingClientRect();
+        const v = view.getBoundingClientRect();
+        const inX = (x: number) => x >= v.left - 1 && x <= v.right + 1;
+        const inY = (y: number) => y >= v.top - 1 && y <= v.bottom + 1;
+        const shown = g.classList.contains('cluster')
+          ? inX(r.left + 1) && inY(r.top + 1)
+          : inX(r.left) && inX(r.right) && inY(r.top) && inY(r.bottom);
+        return { label: g.getAttribute('aria-label'), shown };
+      });
+    await page.locator('#graph-view').focus();
+    const unseen: string[] = [];
+    let reached = 0;
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const at = await focused();
+      if (at === null) break;
+      reached++;
+      if (!at.shown) unseen.push(at.label ?? '?');
+    }
+    expect(reached).toBe(40);
+    expect(unseen).toEqual([]);
+    // A resource chosen in the table is marked in the graph where it is in view.
+    await page.locator('#search').fill('gen-37');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('3 of 133 resources');
+    await page
+      .locator('#resource-rows tr[data-key="default/NetworkConfigs.example.org/gen-37"] button')
+      .click();
+    const selected = page.locator('#graph-view g.selected');
+    expect(await selected.getAttribute('aria-label')).toBe(
+      'NetworkConfigs.example.org default/gen-37 (resource)',
+    );
+    const box = await page.locator('#graph-view').boundingBox();
+    const node = await selected.boundingBox();
+    expect(box && node).toBeTruthy();
+    if (box && node) {
+      expect(node.x).toBeGreaterThanOrEqual(box.x);
+      expect(node.y).toBeGreaterThanOrEqual(box.y);
+      expect(node.x + node.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(node.y + node.height).toBeLessThanOrEqual(box.y + box.height);
+    }
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -193,7 +193,32 @@ export const REPORT_SCRIPT = String.raw`
   var nodesByTitle = new Map();
   function select(key) {
     nodesByTitle.forEach(function (g) { g.classList.remove('selected'); });
-    if (key && nodesByTitle.has(key)) nodesByTitle.get(key).classList.add('selected');
+    if (!key || !nodesByTitle.has(key)) return;
+    var g = nodesByTitle.get(key);
+    g.classList.add('selected');
+    // Chosen in the table or a lineage link: shown where it is drawn, not left out of view.
+    reveal(g);
+  }
+  // Pans the graph so that a node (or a type's box) is in the part shown, when it is not: the
+  // browser scrolls a focused element into view, but it cannot move an SVG's viewBox, so a node
+  // reached with Tab or chosen in the table was marked where no one saw it. Centred when it
+  // fits the box, else its top left corner shown; the zoom stays.
+  function reveal(g) {
+    if (!svg) return;
+    var v = view.getBoundingClientRect(), r = g.getBoundingClientRect();
+    if (v.width === 0 || v.height === 0) return;
+    var margin = 16;
+    function shift(lo, hi, from, to) {
+      if (lo >= from && hi <= to) return 0;
+      if (hi - lo + 2 * margin <= to - from) return (lo + hi - from - to) / 2;
+      return lo - from - margin;
+    }
+    var dx = shift(r.left, r.right, v.left, v.right), dy = shift(r.top, r.bottom, v.top, v.bottom);
+    if (dx === 0 && dy === 0) return;
+    // Screen pixels per unit of the viewBox (the same across and down: the drawing keeps its ratio).
+    var scale = svg.getScreenCTM().a;
+    var b = svg.getAttribute('viewBox').split(' ').map(Number);
+    setBox([b[0] + dx / scale, b[1] + dy / scale, b[2], b[3]]);
   }
   // The key of a node or cluster: its id carries it in hex (graph/svg-key-id.ts), exactly,
   // where its <title> may not (Graphviz keeps a name's doubled backslash, reads &amp; as &).
@@ -264,6 +289,8 @@ export const REPORT_SCRIPT = String.raw`
       g.setAttribute('role', 'button');
       g.setAttribute('aria-label', accessibleName(title, g) + (g.classList.contains('failed') ? ', failed' : ''));
       g.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(title); } });
+      // Reached with the keyboard (a click focuses it too, where it already shows: left as it is).
+      g.addEventListener('focus', function () { if (g.matches(':focus-visible')) reveal(g); });
     });
     var drag = null;
     view.addEventListener('pointerdown', function (e) { drag = { x: e.clientX, y: e.clientY, moved: false }; });
