@@ -114,6 +114,57 @@ describe('cosi graph -o svg', { timeout: 30_000 }, () => {
     }
   });
 
+  it("draws a type's resources top down in the order every listing gives them, its namespaces and the types too", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-svg-'));
+    try {
+      const doc = (type: string, ns: string, id: string): string =>
+        `---\nmetadata: { type: ${type}, namespace: ${ns}, id: ${id} }\nspec: {}\n`;
+      await writeFile(
+        path.join(dir, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\n' +
+          'spec: { type: Notes.example.org }\n' +
+          '---\nmetadata: { type: ResourceDefinitions.meta.cosi.dev, id: memos.example.org }\n' +
+          'spec: { type: Memos.example.org }\n' +
+          ['a', 'b', 'c', 'd'].map((id) => doc('Notes.example.org', 'one', id)).join('') +
+          ['e', 'f'].map((id) => doc('Notes.example.org', 'two', id)).join('') +
+          ['x', 'y', 'z'].map((id) => doc('Memos.example.org', 'default', id)).join(''),
+      );
+      const r = await cli(['graph', '-f', dir, '--resources', '--quiet', '-o', 'svg']);
+      expect(r.code, r.stderr).toBe(0);
+      // Each node's and box's title, by the height of its label (SVG's y grows downwards).
+      const topDown = (kind: 'node' | 'cluster'): string[] =>
+        [
+          ...r.stdout.matchAll(
+            new RegExp(
+              `<g id="[^"]+" class="${kind}">\\n<title>([^<]+)</title>[\\s\\S]*?<text [^>]*y="([-\\d.]+)"`,
+              'g',
+            ),
+          ),
+        ]
+          .sort((p, q) => Number(p[2]) - Number(q[2]))
+          .map((m) => (m[1] ?? '').replace(/^resource:[^/]+\/|^cluster_/g, ''));
+      expect(topDown('node')).toEqual([
+        'Memos.example.org/x',
+        'Memos.example.org/y',
+        'Memos.example.org/z',
+        'Notes.example.org/a',
+        'Notes.example.org/b',
+        'Notes.example.org/c',
+        'Notes.example.org/d',
+        'Notes.example.org/e',
+        'Notes.example.org/f',
+      ]);
+      expect(topDown('cluster')).toEqual([
+        'Memos.example.org',
+        'Notes.example.org',
+        'Notes.example.org/one',
+        'Notes.example.org/two',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives the same SVG for the same project, run after run', async () => {
     const args = ['--resources', '--quiet', '--stable', '-o', 'svg'];
     expect(await graph(args)).toBe(await graph(args));

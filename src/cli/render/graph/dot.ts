@@ -5,6 +5,7 @@ import {
   layoutGraph,
   type DrawnCluster,
   type DrawnEdge,
+  type Drawing,
   type DrawnNode,
   type Endpoint,
 } from './drawing.js';
@@ -39,6 +40,14 @@ export interface DotOptions {
   readonly classes?: ReadonlyMap<string, string>;
   /** Give each node and cluster an SVG id that carries its key exactly ({@link svgKeyId}). */
   readonly keyIds?: boolean;
+  /**
+   * Declare the nodes, the clusters and each cluster's resources last first, for a Graphviz
+   * that lays a left-to-right graph's ranks out bottom up (the WebAssembly build cosi lays SVG
+   * out with: `a; b; c` drew c on top), so that they read top down in their order: a type's
+   * resources from a to z, as every listing of them. Graphviz 2.4x, as Debian ships it, lays
+   * ranks out top down: the DOT output declares them first first, for it.
+   */
+  readonly lastFirst?: boolean;
 }
 
 /**
@@ -48,7 +57,8 @@ export interface DotOptions {
  * hollow-headed edges follow the lineage. Renders with `dot -Tsvg`.
  */
 export function renderGraphDot(view: GraphView, options: DotOptions = {}): string {
-  const drawing = layoutGraph(view);
+  const laidOut = layoutGraph(view);
+  const drawing = options.lastFirst === true ? lastFirst(laidOut) : laidOut;
   const clusterId = (key: string): string[] =>
     options.keyIds === true ? [`    id=${quote(svgKeyId(key))};`] : [];
   const failed = failedKeys(view);
@@ -63,7 +73,7 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
     return `${quote(node.key)} [label=${quote(node.label)}, ${shape}${extra}];`;
   };
   const anchors = new Map(
-    drawing.clusters.map((c) => [c.key, c.resources[0]?.key ?? c.key] as const),
+    laidOut.clusters.map((c) => [c.key, c.resources[0]?.key ?? c.key] as const),
   );
   const lines = [
     'digraph "cosi" {',
@@ -94,6 +104,17 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
+}
+
+/** The drawing with its nodes, its clusters and each cluster's resources in reverse order. */
+function lastFirst(drawing: Drawing): Drawing {
+  return {
+    nodes: [...drawing.nodes].reverse(),
+    clusters: drawing.clusters
+      .map((c) => ({ ...c, resources: [...c.resources].reverse() }))
+      .reverse(),
+    edges: drawing.edges,
+  };
 }
 
 /**

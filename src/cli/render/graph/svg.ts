@@ -13,9 +13,10 @@ export async function layoutDotAsSvg(dot: string): Promise<string> {
 }
 
 /**
- * The graph as SVG: exactly the DOT output (same nodes, clusters, styles and edge labels), laid
- * out by the same Graphviz `dot -Tsvg` would run.
+ * The graph as SVG: the DOT output (same nodes, clusters, styles and edge labels), laid out by
+ * the same Graphviz `dot -Tsvg` would run, its declarations last first
+ * ({@link DotOptions.lastFirst}): the bundled Graphviz lays a rank out bottom up.
  */
 export async function renderGraphSvg(view: GraphView, options?: DotOptions): Promise<string> {
-  return layoutDotAsSvg(renderGraphDot(view, options));
+  return layoutDotAsSvg(renderGraphDot(view, { ...options, lastFirst: true }));
 }
