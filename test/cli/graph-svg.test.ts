@@ -1,4 +1,5 @@
 import { appendFile, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -6,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { cli } from './run-cli.js';
 
 const VM_NETWORK = 'fixtures/vm-network';
+
+/** Graphviz installed (.ci/run installs it): the DOT output is laid out by `dot` too. */
+const HAS_DOT = spawnSync('dot', ['-V']).status === 0;
 
 /**
  * Parses the SVG with a strict XML parser (which throws on anything not well-formed) and
@@ -163,6 +167,55 @@ describe('cosi graph -o svg', { timeout: 30_000 }, () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('lays unconnected types out side by side, not in one column, and keeps the labels of a connected graph', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-svg-'));
+    try {
+      // Twelve types of four resources each and no controller: twelve unconnected parts, as
+      // a repository of Kubernetes manifests draws.
+      const types = Array.from({ length: 12 }, (_, t) => `Kind${String.fromCharCode(97 + t)}s`);
+      await writeFile(
+        path.join(dir, 'kinds.yaml'),
+        types
+          .map(
+            (type) =>
+              `---\nmetadata: { type: ResourceDefinitions.meta.cosi.dev, id: ${type.toLowerCase()}.example.org }\n` +
+              `spec: { type: ${type}.example.org }\n` +
+              [1, 2, 3, 4]
+                .map(
+                  (i) => `---\nmetadata: { type: ${type}.example.org, id: item-${i} }\nspec: {}\n`,
+                )
+                .join(''),
+          )
+          .join(''),
+      );
+      const size = (svg: string): number[] =>
+        (/<svg [^>]*viewBox="([^"]+)"/.exec(svg)?.[1] ?? '').split(' ').map(Number).slice(2);
+      const r = await cli(['graph', '-f', dir, '--resources', '--quiet', '-o', 'svg']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(svgNodeTitles(r.stdout)).toHaveLength(48);
+      const [width = 0, height = 0] = size(r.stdout);
+      // One column was 12 boxes tall and one wide: about 3,000 by 150 points.
+      expect(height).toBeLessThan(2 * width);
+      if (HAS_DOT) {
+        const dot = await cli(['graph', '-f', dir, '--resources', '--quiet', '-o', 'dot']);
+        const native = spawnSync('dot', ['-Tsvg'], { input: dot.stdout, encoding: 'utf8' });
+        expect(native.status, native.stderr).toBe(0);
+        const [w = 0, h = 0] = size(native.stdout);
+        expect(h).toBeLessThan(2 * w);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // A kro RGD's render order apart from its controller, and its status write labelled: drawn
+    // unpacked, as packing would drop the label; every label drawn.
+    const args = ['graph', '-f', 'fixtures/kro-webapp', '--resources', '--quiet'];
+    const dot = await cli([...args, '-o', 'dot']);
+    const labels = [...dot.stdout.matchAll(/ -> .*label="([^"]+)"/g)].map((m) => m[1]);
+    expect(labels).toContain('status');
+    const drawn = await cli([...args, '-o', 'svg']);
+    for (const label of labels) expect(drawn.stdout).toContain(`>${label}</text>`);
   });
 
   it('gives the same SVG for the same project, run after run', async () => {

@@ -79,7 +79,7 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
     'digraph "cosi" {',
     ...EDGE_LEGEND.map((l) => `  // ${l}`),
     ...(drawing.edges.some((e) => e.both === true) ? [`  // ${STATUS_LEGEND}`] : []),
-    `  graph [rankdir=LR, fontname="Helvetica"${drawing.clusters.length > 0 ? ', compound=true' : ''}];`,
+    `  graph [rankdir=LR, fontname="Helvetica"${drawing.clusters.length > 0 ? ', compound=true' : ''}${packs(drawing) ? ', pack=true' : ''}];`,
     '  node [fontname="Helvetica"];',
     '  edge [fontname="Helvetica"];',
   ];
@@ -104,6 +104,17 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Whether Graphviz is to lay each connected part of the graph out apart and pack the parts side
+ * by side. Unpacked, parts with no edge between them all stand in the first rank, one column: a
+ * repository of Kubernetes manifests and no controller (every type its own part) was drawn
+ * 7,000 points tall and 500 wide. A connected graph is laid out as it was. Not when an edge has
+ * a label: Graphviz drops the labels of a packed graph's edges.
+ */
+function packs(drawing: Drawing): boolean {
+  return drawing.edges.every((e) => e.label === undefined);
 }
 
 /** The drawing with its nodes, its clusters and each cluster's resources in reverse order. */
