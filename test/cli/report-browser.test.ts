@@ -309,6 +309,40 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('scrolls the page with the wheel over the graph, and zooms the graph with Ctrl and the wheel', async () => {
+    const { page, errors } = await openReport(passing);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    const svg = page.locator('#graph-view svg');
+    const box = await page.locator('#graph-view').boundingBox();
+    expect(box).toBeTruthy();
+    if (!box) return;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const start = await svg.getAttribute('viewBox');
+    const top = Number(await page.evaluate('window.scrollY'));
+    await page.mouse.wheel(0, 300);
+    // The page scrolls on, as it does anywhere else; the drawing stays as it was.
+    await expect
+      .poll(async () => Number(await page.evaluate('window.scrollY')))
+      .toBeGreaterThan(top);
+    expect(await svg.getAttribute('viewBox')).toBe(start);
+    // With Ctrl held (as a touchpad's pinch comes), the wheel zooms the graph, not the page.
+    const scrolled = Number(await page.evaluate('window.scrollY'));
+    const width = Number(start?.split(' ')[2]);
+    const under = await page.locator('#graph-view').boundingBox();
+    expect(under).toBeTruthy();
+    if (!under) return;
+    await page.mouse.move(under.x + under.width / 2, under.y + under.height / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    await expect
+      .poll(async () => Number((await svg.getAttribute('viewBox'))?.split(' ')[2]))
+      .toBeCloseTo(width * 0.8, 3);
+    expect(Number(await page.evaluate('window.scrollY'))).toBe(scrolled);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('lets Tab walk the resource table past the rows first drawn, and out of it, never losing focus', async () => {
     // What has the focus: the page itself (`BODY`), or an element's text.
     const focused = (page: Page) =>

@@ -13,7 +13,7 @@ export function defineReport(): Command {
     .description(
       'Runs what `cosi check` runs and writes one HTML file, with nothing fetched when it is ' +
         'opened: the verdict and summary; every finding with its file, line and a few lines of ' +
-        'source; the dependency graph (drag to pan, wheel to zoom, click a node to see its ' +
+        'source; the dependency graph (drag to pan, Ctrl+wheel to zoom, click a node to see its ' +
         'resource, controller or type; the resources are drawn up to 300 of them); a searchable ' +
         'table of every resource with its spec and lineage (where it came from, as `cosi ' +
         "explain` traces it, and what came from it); and the run's timeline of reconciles. " +

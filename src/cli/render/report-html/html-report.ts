@@ -126,7 +126,7 @@ function graphFrame(svg: string): string {
 <button type="button" id="zoom-in">Zoom in</button>
 <button type="button" id="zoom-out">Zoom out</button>
 <button type="button" id="zoom-reset">Reset</button>
-<span>Drag to pan, wheel to zoom, click a node to see it (on the focused graph: arrows pan, + and - zoom, 0 resets).</span>
+<span>Drag to pan, Ctrl+wheel or pinch to zoom, click a node to see it (on the focused graph: arrows pan, + and - zoom, 0 resets).</span>
 <span id="graph-part" class="note" hidden>Showing the top of the graph at a size that reads; Reset shows all of it.</span>
 </div>
 <div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">

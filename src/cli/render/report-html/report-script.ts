@@ -187,7 +187,7 @@ export const REPORT_SCRIPT = String.raw`
     select('type:' + type);
   }
 
-  // The graph: pan by dragging, zoom with the wheel or the buttons, click a node.
+  // The graph: pan by dragging, zoom with Ctrl and the wheel or the buttons, click a node.
   var view = document.getElementById('graph-view');
   var svg = view && view.querySelector('svg');
   var nodesByTitle = new Map();
@@ -326,7 +326,11 @@ export const REPORT_SCRIPT = String.raw`
       else return;
       e.preventDefault();
     });
+    // Ctrl (or Cmd) and the wheel zoom, as a pinch on a touchpad does (the browser sends it as
+    // a wheel with ctrlKey); the wheel alone scrolls the page, as everywhere else on it: taken
+    // for a zoom, it trapped a reader scrolling down past the graph, which spans the page's width.
     view.addEventListener('wheel', function (e) {
+      if (!e.ctrlKey && !e.metaKey) return;
       e.preventDefault();
       var pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
       var p = pt.matrixTransform(svg.getScreenCTM().inverse());
