@@ -809,6 +809,22 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('marks the type of a resource chosen in the table when the graph draws types, not resources', async () => {
+    const { page, errors } = await openReport(large);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('10000 of 10000 resources');
+    await page.locator('#search').fill('vm-00003');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('1 of 10000 resources');
+    await page.locator('#resource-rows button', { hasText: 'vm-00003' }).click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('VMs.example.org default/vm-00003');
+    expect(await page.locator('#graph-view g.selected').getAttribute('aria-label')).toBe(
+      'VMs.example.org (type)',
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

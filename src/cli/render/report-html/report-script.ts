@@ -145,7 +145,8 @@ export const REPORT_SCRIPT = String.raw`
     var spec = r.spec === undefined ? '(sensitive: not shown)' : JSON.stringify(r.spec, null, 2);
     nodes.push(h('h4', {}, ['Spec']), h('pre', { class: 'spec', tabindex: '0' }, [spec.length > 20000 ? spec.slice(0, 20000) + '\u2026' : spec]));
     showIn(label(r), nodes);
-    select('resource:' + r.key);
+    // Above MAX_DRAWN_RESOURCES the graph draws types, not resources: its type is marked.
+    select(nodesByTitle.has('resource:' + r.key) ? 'resource:' + r.key : 'type:' + r.type);
   }
   function showController(name) {
     var c = controllers.get(name);
