@@ -825,6 +825,41 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("links, under the verdict, to the page's parts, which many findings put screens down", async () => {
+    const { page, errors } = await openReport(failing);
+    const contents = page.locator('nav.contents a');
+    expect(await contents.allTextContents()).toEqual([
+      'Findings (6)',
+      'Dependency graph',
+      'Resources (0)',
+    ]);
+    const top = (id: string) =>
+      page.evaluate(`document.getElementById('${id}').getBoundingClientRect().top`);
+    // Each part below the first screen (the window is 1,000 px tall) until its link is
+    // followed; then in the window (as high as the end of the page lets it).
+    for (const [text, id] of [
+      ['Dependency graph', 'graph-title'],
+      ['Resources (0)', 'resources-title'],
+    ] as const) {
+      await page.evaluate('window.scrollTo(0, 0)');
+      expect(Number(await top(id))).toBeGreaterThan(1000);
+      await contents.filter({ hasText: text }).click();
+      await expect.poll(async () => Number(await top(id))).toBeLessThan(1000);
+      expect(Number(await top(id))).toBeGreaterThanOrEqual(0);
+    }
+    expect(errors).toEqual([]);
+    await page.context().close();
+    // A recorded run: its timeline too.
+    const recorded = await openReport(passing);
+    expect(await recorded.page.locator('nav.contents a').allTextContents()).toEqual([
+      'Findings (0)',
+      'Dependency graph',
+      'Resources (13)',
+      'Run timeline',
+    ]);
+    await recorded.page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

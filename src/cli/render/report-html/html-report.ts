@@ -40,6 +40,7 @@ export function renderHtmlReport(data: ReportData, graphSvg: string, graphNote?:
 <header>
 <h1>${escapeHtml(title)}</h1>
 ${renderVerdict(data)}
+${renderContents(data, findingsCount)}
 </header>
 <main>
 <section aria-labelledby="findings-title">
@@ -115,6 +116,21 @@ function renderTimelineFrame(timeline: ReportTimeline): string {
 </div>
 </div>
 </section>`;
+}
+
+/**
+ * Links to the page's parts, under the verdict: a repository's hundreds of findings (argo-cd's
+ * manifests: 563, each with its source lines) put the graph and the resources 140 screens down.
+ */
+function renderContents(data: ReportData, findings: number): string {
+  const parts = [
+    ['findings-title', `Findings (${findings})`],
+    ['graph-title', 'Dependency graph'],
+    ['resources-title', `Resources (${data.resources.length})`],
+    ...(data.timeline ? [['timeline-title', 'Run timeline']] : []),
+  ];
+  const links = parts.map(([id = '', text = '']) => `<li><a href="#${id}">${text}</a></li>`);
+  return `<nav class="contents" aria-label="contents"><ul>${links.join('')}</ul></nav>`;
 }
 
 function plural(n: number, word: string): string {

@@ -29,6 +29,8 @@ code, pre, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-s
 .verdict.failed { background: #b3171f; }
 .verdict.not-converged, .verdict.not-run { background: #7d4e00; }
 .summary { margin: 0.5rem 0; }
+nav.contents ul { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; }
+a { color: var(--link); }
 .failures { margin: 0.5rem 0; padding: 0.3rem 0.6rem 0.3rem 1.8rem; border-left: 4px solid #b3171f; background: var(--failed-bg); overflow-wrap: anywhere; }
 .failures .whole-error { max-height: 20rem; overflow: auto; white-space: pre-wrap; margin: 0.3rem 0; }
 .failed-item { font-family: ui-monospace, Menlo, Consolas, monospace; }
@@ -85,7 +87,7 @@ button.link { background: none; border: 0; padding: 0; color: var(--link); text-
 tr.mapping td { color: var(--faint); }
 @media print {
   /* On paper: every row and the whole graph, none of the controls. */
-  #graph-tools, .toolbar label, .toolbar input { display: none !important; }
+  #graph-tools, .toolbar label, .toolbar input, nav.contents { display: none !important; }
   #graph-view { height: auto; overflow: visible; border: 0; }
   #graph-view svg { height: auto; max-height: 95vh; display: block; margin: 0 auto; }
   .scroll { height: auto; overflow: visible; border: 0; }
