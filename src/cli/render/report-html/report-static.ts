@@ -38,9 +38,11 @@ export function renderVerdict(data: ReportData): string {
   }
   const c = summary.convergence;
   if (c) {
+    // Counted as the lines above count ("1,724 passed"): "1,741 reconciles", not "1741".
+    const n = (count: number): string => count.toLocaleString('en-US');
     items.push(
-      `${convergenceText(c)}: ${c.rounds} ${c.rounds === 1 ? 'round' : 'rounds'}, ` +
-        `${c.reconciles} reconciles, ${c.writes} writes, ${c.errors} errors, virtual time ${c.elapsed} ms`,
+      `${convergenceText(c)}: ${n(c.rounds)} ${c.rounds === 1 ? 'round' : 'rounds'}, ` +
+        `${n(c.reconciles)} reconciles, ${n(c.writes)} writes, ${n(c.errors)} errors, virtual time ${n(c.elapsed)} ms`,
     );
   }
   return [
