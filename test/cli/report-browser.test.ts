@@ -860,6 +860,32 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await recorded.page.context().close();
   });
 
+  it('opens at a finding its link names by number', async () => {
+    // Forty findings: the thirtieth is screens down the page.
+    const data = manyResources(1);
+    const findings = Array.from({ length: 40 }, (_, i) => ({
+      check: 'manifests' as const,
+      name: 'vms.yaml',
+      code: 'schema-violation' as const,
+      severity: 'error' as const,
+      failure: true,
+      message: `problem number ${i + 1}`,
+      file: 'vms.yaml',
+      line: i + 1,
+      col: 1,
+      pointer: '/spec',
+    }));
+    const file = path.join(ARTIFACTS, 'forty-findings.html');
+    await writeFile(file, await renderReportHtml({ ...data, verdict: 'failed', findings }));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto(`${pathToFileURL(file).href}#finding-30`);
+    const finding = page.locator('#finding-30');
+    expect(await finding.textContent()).toContain('problem number 30');
+    await expect.poll(async () => Math.abs((await finding.boundingBox())?.y ?? -1)).toBeLessThan(2);
+    await context.close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

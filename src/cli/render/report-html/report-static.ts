@@ -95,12 +95,16 @@ export function renderFindings(data: ReportData): string {
   return `<ol class="findings">\n${data.findings.map(renderFinding).join('\n')}\n</ol>${more}`;
 }
 
-function renderFinding(f: ReportFinding): string {
+/**
+ * A finding, its list item's id `finding-N` (its number on the page, from 1): a link such as
+ * `report.html#finding-3`, in a review comment or a CI summary, opens the page at it.
+ */
+function renderFinding(f: ReportFinding, index: number): string {
   const place = f.file === '' ? '' : `${f.file}:${f.line}:${f.col}`;
   const pointer =
     f.pointer === '' ? '' : ` <span class="pointer">(at ${escapeHtml(f.pointer)})</span>`;
   const lines = [
-    `<li class="finding ${f.failure ? 'failure' : 'note'}">`,
+    `<li class="finding ${f.failure ? 'failure' : 'note'}" id="finding-${index + 1}">`,
     `<p><span class="severity ${f.severity}">${f.severity}</span> <code>${escapeHtml(f.code)}</code> ` +
       `<span class="place">${escapeHtml(place || f.name)}</span>${pointer}</p>`,
     `<p class="message">${escapeHtml(f.message)}</p>`,
