@@ -61,6 +61,8 @@ export const FINDING_CODES = [
   'duplicate-resource',
   'rejected-kind',
   'unknown-kind-filter',
+  // An owner reference the garbage collector could not resolve (a kind nothing defines).
+  'unresolved-owner',
   // CEL rules (`x-kubernetes-validations`).
   'cel-violation',
   'cel-invalid-rule',
@@ -128,6 +130,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'rgd-waiting',
   'observed-unused',
   'unknown-kind-filter',
+  'unresolved-owner',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

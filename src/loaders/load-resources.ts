@@ -10,6 +10,7 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import type { OwnerReference } from '../engine/resource/metadata.js';
 import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding, type SourceLocation } from './finding.js';
@@ -17,6 +18,7 @@ import type { ManifestResource } from './manifest-resource.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
+import { readManifestOwnerReferences } from './kubernetes/manifest-owner-references.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { KubernetesHeader } from './manifest-header.js';
 import type { AppliedBy } from './applied-by.js';
@@ -282,6 +284,15 @@ export function loadResources(
     if (earlier !== undefined && !revision) {
       reportDuplicate(resourceName(pointer, definition), earlier, definition, report);
     }
+    const owners =
+      header.kubernetes === undefined
+        ? []
+        : readManifestOwnerReferences(
+            header.kubernetes.document.metadata,
+            definition,
+            collected.kinds,
+            report,
+          );
     documents.push({ ...document, status: status() });
     if (report.hasErrors) {
       // Refused: a revision leaves the one before; a first document is still the first.
@@ -300,6 +311,7 @@ export function loadResources(
       report,
       rules.positions,
       defaulted,
+      owners,
     );
     if (revision && earlier.at !== undefined) {
       // A test's later step applies the object again: an update, which the cluster holds.
@@ -763,9 +775,10 @@ function toManifestResource(
   report: DocumentReport,
   positions = true,
   defaulted?: readonly string[],
+  owners: OwnerReference[] = [],
 ): ManifestResource {
   const document = report.document;
-  const draft = manifestDraft(pointer, header.spec, header.labels, header.annotations);
+  const draft = manifestDraft(pointer, header.spec, header.labels, header.annotations, owners);
   const loaded = new LoadedResource(
     key,
     draft,

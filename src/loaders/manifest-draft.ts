@@ -1,4 +1,4 @@
-import { shareEmptyCollections } from '../engine/resource/metadata.js';
+import { shareEmptyCollections, type OwnerReference } from '../engine/resource/metadata.js';
 import type { Pointer } from '../engine/resource/pointer.js';
 import type { Draft } from '../engine/resource/resource.js';
 import { defineOwn } from '../engine/resource/plain-data.js';
@@ -19,6 +19,8 @@ export function manifestDraft<S>(
   spec: S,
   labels: Readonly<Record<string, string>>,
   annotations: Readonly<Record<string, string>>,
+  /** A Kubernetes-shaped manifest's owners (see `manifest-owner-references.ts`). */
+  ownerReferences: OwnerReference[] = [],
 ): Draft<S> {
   const metadata = {
     namespace: pointer.namespace,
@@ -33,7 +35,7 @@ export function manifestDraft<S>(
     annotations: copyEntries(annotations),
     created: 0,
     updated: 0,
-    ownerReferences: [],
+    ownerReferences,
   };
   // A large load holds many resources, most without labels or the rest: they share empties.
   return { metadata: shareEmptyCollections(metadata), spec };

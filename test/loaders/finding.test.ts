@@ -20,7 +20,7 @@ const at = (init: Partial<FindingInit> = {}): FindingInit => ({
 });
 
 describe('findings', () => {
-  it('have unique codes, each with a fixed severity: YAML warnings, the cap note, ignored metadata, namespaces, statuses, repeated pod list items and print columns, kind filters that name nothing, unresolved previous revisions, RGDs that need a kro feature gate, RGD instances that wait and undefined types warn', () => {
+  it('have unique codes, each with a fixed severity: YAML warnings, the cap note, ignored metadata, namespaces, statuses, repeated pod list items and print columns, kind filters that name nothing, owner references nothing resolves, unresolved previous revisions, RGDs that need a kro feature gate, RGD instances that wait and undefined types warn', () => {
     expect(new Set(FINDING_CODES).size).toBe(FINDING_CODES.length);
     const warnings = FINDING_CODES.filter((code) => FINDING_SEVERITY[code] === 'warning');
     expect(warnings).toEqual([
@@ -36,6 +36,7 @@ describe('findings', () => {
       'large-definition',
       'ignored-print-column',
       'unknown-kind-filter',
+      'unresolved-owner',
       'previous-unresolved',
       'too-many-findings',
       'rgd-feature-gate',

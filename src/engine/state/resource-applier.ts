@@ -3,6 +3,7 @@ import { isDestroyReady, resourceEqual, type Draft, type Resource } from '../res
 import { isConflict, isNotFound } from '../errors.js';
 import type { State } from './state.js';
 import { applyOver } from './apply-over.js';
+import type { OwnerReference } from '../resource/metadata.js';
 
 /** A resource to apply, with a stable key (its pointer key) to diff by. */
 export interface KeyedResource {
@@ -387,6 +388,17 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
         draft.spec = next.spec;
         draft.metadata.labels = { ...next.labels };
         draft.metadata.annotations = { ...next.annotations };
+        const owners = resource.metadata.ownerReferences;
+        if (owners.length > 0) {
+          // A manifest's owner references (kubectl's, by kind and name): its own replace the
+          // live ones that name the same owner.
+          const named = (r: OwnerReference) => `${r.type}/${r.id}`;
+          const written = new Set(owners.map(named));
+          draft.metadata.ownerReferences = [
+            ...draft.metadata.ownerReferences.filter((r) => !written.has(named(r))),
+            ...owners.map((r) => ({ ...r })),
+          ];
+        }
       },
       { expectedPhase: 'any' },
     );

@@ -12,7 +12,9 @@
  * - every other top-level field (`spec`, `status`, `data`, ...) is kept in the resource's spec, by
  *   its name: a Certificate's `spec.secretName` is the resource's `spec.spec.secretName`;
  * - what the API server sets (`uid`, `resourceVersion`, `creationTimestamp`, ...) is accepted and
- *   ignored, so that `cosi get -o yaml` output (and `kubectl get -o yaml`'s) reads back.
+ *   ignored, so that `cosi get -o yaml` output (and `kubectl get -o yaml`'s) reads back;
+ *   `ownerReferences` are read by the load once the kinds are known
+ *   (`manifest-owner-references.ts`).
  *
  * Output writes the same shape back: `apiVersion`, `kind`, `metadata` (name, namespace unless the
  * type is cluster-scoped, labels, annotations, `resourceVersion` from the version, `generation`
@@ -41,7 +43,7 @@ export const PHASE_ANNOTATION = 'cosi.dev/phase';
 /** The top-level fields that are not the resource's spec. */
 const ENVELOPE_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 const METADATA_KEYS = new Set(['name', 'generateName', 'namespace', 'labels', 'annotations']);
-/** Set by the API server (or by cosi's output): accepted and ignored on input. */
+/** Set by the API server (or by cosi's output): accepted and ignored here (ownerReferences: see the module comment). */
 const READ_ONLY_METADATA_KEYS = new Set([
   'uid',
   'resourceVersion',

@@ -159,6 +159,26 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('same'))).metadata.version).toBe(1);
   });
 
+  it("updates a resource whose manifest now names an owner (kubectl's ownerReferences), keeping other owners", async () => {
+    const state = createInMemoryState();
+    const applier = new ResourceApplier(state);
+    await applier.apply([keyed('a', '1')]);
+    await state.updateWithConflicts(Note.pointer('a'), (draft) => {
+      draft.metadata.ownerReferences = [{ type: 'Others.test.cosi.dev', id: 'o' }];
+    });
+    const owned = keyed('a', '1');
+    owned.resource.metadata.ownerReferences = [
+      { type: 'Owners.test.cosi.dev', id: 'x', controller: true },
+    ];
+    const result = await applier.apply([owned]);
+    expect(result.updated).toEqual([pointerKey(Note.pointer('a'))]);
+    expect((await state.get(Note.pointer('a'))).metadata.ownerReferences).toEqual([
+      { type: 'Others.test.cosi.dev', id: 'o' },
+      { type: 'Owners.test.cosi.dev', id: 'x', controller: true },
+    ]);
+    expect((await applier.apply([owned])).unchanged).toEqual([pointerKey(Note.pointer('a'))]);
+  });
+
   it('counts a resource unchanged when another writer (a controller adding a finalizer) moved it meanwhile, and the apply wrote nothing', async () => {
     const state = createInMemoryState();
     await state.create(Note.create('a', { text: '1' }));
