@@ -20,6 +20,8 @@
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { OwnerReference } from '../../engine/resource/metadata.js';
 import type { DocumentReport } from '../document-report.js';
+import type { Finding } from '../finding.js';
+import type { KubernetesHeader } from '../manifest-header.js';
 import { isPlainObject, reportUnknownKeys } from '../manifest-document.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 
@@ -40,6 +42,8 @@ export interface OwnerKinds {
     readonly version: string;
     readonly kind: string;
   }): ResourceDefinition | undefined;
+  /** As `find`, saying to `report` why there is none (a near kind, the CRD that would add it). */
+  resolve(header: KubernetesHeader, report: DocumentReport): ResourceDefinition | undefined;
 }
 
 /**
@@ -65,12 +69,19 @@ export function readManifestOwnerReferences(
     }
     if (apiVersion === '' || kind === '' || name === '') return;
     const pointer = `/${at.join('/')}`;
-    const owner = kinds.find({ ...splitApiVersion(apiVersion), kind });
+    const ownerKind = { apiVersion, ...splitApiVersion(apiVersion), kind, document: reference };
+    const owner = kinds.find(ownerKind);
     if (owner === undefined) {
+      // Why, in the words a document of that kind gets (did you mean, which CRD would add it).
+      const why: Finding[] = [];
+      kinds.resolve(ownerKind, report.withFindings(why));
+      const reason =
+        why[0]?.message ??
+        `no kind ${kind} is served in ${apiVersion} (by the release's built-in kinds or a CustomResourceDefinition of these manifests)`;
       report.add(
         'unresolved-owner',
         `${pointer}/kind`,
-        `no kind ${kind} is served in ${apiVersion} here (by the release's built-in kinds or a CustomResourceDefinition of these manifests): the garbage collector cannot resolve this owner and never collects the object for it; cosi leaves the reference out`,
+        `owner ${kind} of ${apiVersion}: ${reason}; the garbage collector cannot resolve this owner and never collects the object for it; cosi leaves the reference out`,
       );
       return;
     }

@@ -75,7 +75,10 @@ spec:
       ['unresolved-owner', 7, 36, '/metadata/ownerReferences/0/kind'],
     ]);
     expect(findings[0]?.severity).toBe('warning');
-    expect(findings[0]?.message).toContain('no kind Deploymnt is served in apps/v1');
+    expect(findings[0]?.message).toMatch(
+      /^owner Deploymnt of apps\/v1: Kubernetes [\d.]+ has no kind Deploymnt in apps\/v1/,
+    );
+    expect(findings[0]?.message).toContain('did you mean kind Deployment of apps/v1?');
     expect(owners).toEqual([[{ type: 'Deployments.apps', id: 'web' }]]);
   });
 
