@@ -389,11 +389,13 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
         draft.metadata.labels = { ...next.labels };
         draft.metadata.annotations = { ...next.annotations };
         const owners = resource.metadata.ownerReferences;
-        if (owners.length > 0) {
+        const dropped = before?.ownerReferences ?? [];
+        if (owners.length > 0 || dropped.length > 0) {
           // A manifest's owner references (kubectl's, by kind and name): its own replace the
-          // live ones that name the same owner.
+          // live ones that name the same owner, and those its last apply wrote and it no longer
+          // does go; others' (a controller's) stay.
           const named = (r: OwnerReference) => `${r.type}/${r.id}`;
-          const written = new Set(owners.map(named));
+          const written = new Set([...owners, ...dropped].map(named));
           draft.metadata.ownerReferences = [
             ...draft.metadata.ownerReferences.filter((r) => !written.has(named(r))),
             ...owners.map((r) => ({ ...r })),
@@ -441,6 +443,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 export interface LastApplied {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
+  /** The owner references the manifest named (known to this applier only, not recorded). */
+  readonly ownerReferences?: readonly OwnerReference[];
 }
 
 /** What an applied-set entry recorded of its apply, when it recorded it. */

@@ -159,7 +159,7 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('same'))).metadata.version).toBe(1);
   });
 
-  it("updates a resource whose manifest now names an owner (kubectl's ownerReferences), keeping other owners", async () => {
+  it("updates a resource whose manifest now names an owner (kubectl's ownerReferences), or no longer does, keeping other owners", async () => {
     const state = createInMemoryState();
     const applier = new ResourceApplier(state);
     await applier.apply([keyed('a', '1')]);
@@ -177,6 +177,13 @@ describe('the resource applier', () => {
       { type: 'Owners.test.cosi.dev', id: 'x', controller: true },
     ]);
     expect((await applier.apply([owned])).unchanged).toEqual([pointerKey(Note.pointer('a'))]);
+    // The manifest no longer names its owner: the reference goes, the other writer's stays.
+    expect((await applier.apply([keyed('a', '1')])).updated).toEqual([
+      pointerKey(Note.pointer('a')),
+    ]);
+    expect((await state.get(Note.pointer('a'))).metadata.ownerReferences).toEqual([
+      { type: 'Others.test.cosi.dev', id: 'o' },
+    ]);
   });
 
   it('counts a resource unchanged when another writer (a controller adding a finalizer) moved it meanwhile, and the apply wrote nothing', async () => {
