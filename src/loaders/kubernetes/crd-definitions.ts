@@ -20,7 +20,6 @@
  * - `scope: Cluster` types print no namespace; their resources live in the namespace `default`.
  */
 
-import pluralize from 'pluralize';
 import {
   createDefinition,
   DefinitionError,
@@ -32,10 +31,8 @@ import {
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import type { PreexistingExpressions } from '../cel/new-rules.js';
 import { checkDefinitionSchema, type SchemaRules } from '../definition-schema.js';
-import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
-import { isPlainObject } from '../manifest-document.js';
 import { shownPrinterColumn } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
@@ -53,6 +50,10 @@ import { selectableFieldProblems } from './crd-selectable-fields.js';
 import { deprecationWarningOf, deprecationWarningProblems } from './crd-deprecation.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
+import { CRD_SCHEMA, type CrdSpec, type CrdVersionSpec } from './crd-shape.js';
+import { fitsTheApiServer } from './crd-request-size.js';
+import { API_APPROVED_ANNOTATION, apiApprovalProblem } from './crd-api-approval.js';
+import { DNS_1035_LABEL, nameLabels } from './crd-names.js';
 
 /** The `apiVersion` and `kind` of the documents this module reads. */
 export const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
@@ -64,107 +65,6 @@ export interface CrdVersion {
   readonly group: string;
   readonly version: string;
   readonly kind: string;
-}
-
-/** What the fields of a CRD must look like (what cosi reads of it; the rest is accepted). */
-const CRD_SCHEMA = {
-  type: 'object',
-  required: ['spec'],
-  properties: {
-    spec: {
-      type: 'object',
-      required: ['group', 'names', 'scope', 'versions'],
-      properties: {
-        group: { type: 'string', minLength: 1 },
-        scope: { enum: ['Namespaced', 'Cluster'] },
-        preserveUnknownFields: { type: 'boolean' },
-        names: {
-          type: 'object',
-          required: ['plural', 'kind'],
-          properties: {
-            plural: { type: 'string', minLength: 1 },
-            singular: { type: 'string' },
-            kind: { type: 'string', minLength: 1 },
-            listKind: { type: 'string' },
-            shortNames: { type: 'array', items: { type: 'string', minLength: 1 } },
-            categories: { type: 'array', items: { type: 'string' } },
-          },
-        },
-        versions: {
-          type: 'array',
-          minItems: 1,
-          items: {
-            type: 'object',
-            required: ['name', 'served', 'storage'],
-            properties: {
-              name: { type: 'string', minLength: 1 },
-              served: { type: 'boolean' },
-              storage: { type: 'boolean' },
-              schema: {
-                type: 'object',
-                properties: { openAPIV3Schema: { type: 'object' } },
-              },
-              additionalPrinterColumns: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'type', 'jsonPath'],
-                  properties: {
-                    name: { type: 'string', minLength: 1 },
-                    // The API server's printerColumnDatatypes and column formats.
-                    type: { enum: ['integer', 'number', 'string', 'boolean', 'date'] },
-                    format: {
-                      enum: [
-                        'int32',
-                        'int64',
-                        'float',
-                        'double',
-                        'byte',
-                        'date',
-                        'date-time',
-                        'password',
-                      ],
-                    },
-                    jsonPath: { type: 'string', minLength: 1 },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-} as const;
-
-interface CrdNames {
-  readonly plural: string;
-  readonly singular?: string;
-  readonly kind: string;
-  readonly listKind?: string;
-  readonly shortNames?: readonly string[];
-  readonly categories?: readonly string[];
-}
-
-interface CrdVersionSpec {
-  readonly name: string;
-  readonly served: boolean;
-  readonly storage: boolean;
-  readonly schema?: { readonly openAPIV3Schema?: JsonSchema };
-  readonly subresources?: { readonly status?: unknown };
-  readonly additionalPrinterColumns?: readonly {
-    readonly name: string;
-    readonly jsonPath: string;
-    readonly priority?: number;
-  }[];
-}
-
-interface CrdSpec {
-  readonly group: string;
-  readonly preserveUnknownFields?: boolean;
-  readonly scope: 'Namespaced' | 'Cluster';
-  readonly names: CrdNames;
-  readonly versions: readonly CrdVersionSpec[];
 }
 
 /** How {@link readCrd} reads a CRD. */
@@ -189,62 +89,6 @@ export interface CrdReadOptions {
 export function isCrdDocument(value: Record<string, unknown>): boolean {
   return value.apiVersion === CRD_API_VERSION && value.kind === CRD_KIND;
 }
-
-/**
- * Whether a CRD's JSON (what kubectl and Helm send) is within the API server's request limit,
- * which is an error (not read) when it is not; one within it but over etcd's default request
- * limit is read, with a warning.
- */
-function fitsTheApiServer(value: Record<string, unknown>, report: DocumentReport): boolean {
-  const bytes = Buffer.byteLength(JSON.stringify(value));
-  if (bytes > MAX_CRD_BYTES) {
-    report.add(
-      'definition-too-large',
-      '/kind',
-      `this CustomResourceDefinition is ${bytes} bytes as JSON: over the Kubernetes API server's request limit of ${MAX_CRD_BYTES} bytes, so no cluster would take it (not read)`,
-    );
-    return false;
-  }
-  const applied = bytes + LAST_APPLIED.length + annotationBytes(value.metadata);
-  if (bytes <= ETCD_REQUEST_LIMIT && applied > MAX_ANNOTATION_BYTES) {
-    // Client-side apply keeps the whole object in an annotation; server-side apply keeps none.
-    report.add(
-      'large-definition',
-      '/kind',
-      `this CustomResourceDefinition is ${bytes} bytes as JSON: too large for client-side kubectl apply, whose ${LAST_APPLIED} annotation would hold all of it, over the API server's ${MAX_ANNOTATION_BYTES} bytes of annotations ("metadata.annotations: Too long: must have at most ${MAX_ANNOTATION_BYTES} bytes"); apply it with kubectl apply --server-side, or kubectl create`,
-    );
-  }
-  if (bytes > ETCD_REQUEST_LIMIT) {
-    report.add(
-      'large-definition',
-      '/kind',
-      `this CustomResourceDefinition is ${bytes} bytes as JSON: over etcd's default request limit of ${ETCD_REQUEST_LIMIT} bytes (--max-request-bytes), so a cluster whose etcd keeps the default cannot store it ("etcdserver: request is too large"); shorter descriptions make it fit (controller-gen crd:maxDescLen=0)`,
-    );
-  }
-  return true;
-}
-
-/** The annotation client-side `kubectl apply` writes the applied object to, as JSON. */
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
-/** apimachinery's `TotalAnnotationSizeLimitB`: the keys and values of an object's annotations. */
-const MAX_ANNOTATION_BYTES = 256 * 1024;
-
-/** The bytes of an object's annotations but the last applied configuration, keys and values. */
-function annotationBytes(metadata: unknown): number {
-  const annotations = isPlainObject(metadata) ? metadata.annotations : undefined;
-  if (!isPlainObject(annotations)) return 0;
-  let total = 0;
-  for (const [key, value] of Object.entries(annotations)) {
-    if (key !== LAST_APPLIED && typeof value === 'string') {
-      total += Buffer.byteLength(key) + Buffer.byteLength(value);
-    }
-  }
-  return total;
-}
-
-/** etcd's default `--max-request-bytes` (1.5 MiB): the largest object most clusters store. */
-const ETCD_REQUEST_LIMIT = 1.5 * 1024 * 1024;
 
 /**
  * The definitions of a CRD document's served versions, each problem reported at its node: the
@@ -689,132 +533,6 @@ function refusedColumns(
   return refused;
 }
 
-/** The annotation a CRD of a Kubernetes community group needs (kubernetes/enhancements#1111). */
-export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
-
-/**
- * Why the API server refuses a CRD in a protected group (`k8s.io`, `kubernetes.io` and their
- * subdomains) for want of an approval: `api-approved.kubernetes.io` must be a URL (of the
- * approving pull request) or a reason starting with `unapproved`. Undefined when it is fine.
- */
-function apiApprovalProblem(group: string, metadata: unknown): string | undefined {
-  const isProtected = ['k8s.io', 'kubernetes.io'].some(
-    (domain) => group === domain || group.endsWith(`.${domain}`),
-  );
-  if (!isProtected) return undefined;
-  const annotations =
-    typeof metadata === 'object' && metadata !== null
-      ? (metadata as { annotations?: unknown }).annotations
-      : undefined;
-  const value =
-    typeof annotations === 'object' && annotations !== null
-      ? (annotations as Record<string, unknown>)[API_APPROVED_ANNOTATION]
-      : undefined;
-  if (typeof value === 'string' && (value.startsWith('unapproved') || isAbsoluteUrl(value))) {
-    return undefined;
-  }
-  return `the group ${group} is a protected Kubernetes group: a CustomResourceDefinition in it needs the annotation ${API_APPROVED_ANNOTATION} with the URL of its approval or a reason starting with "unapproved" (https://github.com/kubernetes/enhancements/pull/1111)`;
-}
-
-function isAbsoluteUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol !== '' && url.host !== '';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The names CRDs claim in each group, as the API server's naming controller keeps them: a
- * resource name (plural, singular, short name) or a kind (kind, list kind) that another CRD of
- * the group has is a conflict, and the later CRD is not served (`KindConflict`,
- * `ListKindConflict`, `SingularConflict`, `ShortNamesConflict`). Two documents of one CRD (one
- * name) are left to the duplicate-definition check.
- */
-export class CrdNameClaims {
-  /** `group/resource:NAME` or `group/kind:NAME` -> the CRD that claimed it. */
-  readonly #claims = new Map<string, string>();
-
-  /**
-   * Claims the names of a CRD whose versions were read (`readCrd` checked its shape); false,
-   * with a finding at the first conflicting name, when another CRD has one of them.
-   */
-  claim(value: Record<string, unknown>, report: DocumentReport): boolean {
-    const spec = value.spec as CrdSpec;
-    const { names, group } = spec;
-    const crd = `${names.plural}.${group}`;
-    const wanted: [string, string, string, string][] = [
-      ['resource', names.plural, 'PluralConflict', '/spec/names/plural'],
-      ...(names.singular
-        ? [
-            ['resource', names.singular, 'SingularConflict', '/spec/names/singular'] as [
-              string,
-              string,
-              string,
-              string,
-            ],
-          ]
-        : []),
-      ...(names.shortNames ?? []).map(
-        (short, i) =>
-          ['resource', short, 'ShortNamesConflict', `/spec/names/shortNames/${i}`] as [
-            string,
-            string,
-            string,
-            string,
-          ],
-      ),
-      ['kind', names.kind, 'KindConflict', '/spec/names/kind'],
-      [
-        'kind',
-        names.listKind ?? `${names.kind}List`,
-        'ListKindConflict',
-        names.listKind ? '/spec/names/listKind' : '/spec/names/kind',
-      ],
-    ];
-    for (const [space, name, reason, pointer] of wanted) {
-      const owner = this.#claims.get(`${group}/${space}:${name}`);
-      if (owner !== undefined && owner !== crd) {
-        report.add(
-          'invalid-definition',
-          pointer,
-          `${reason}: the ${space} ${JSON.stringify(name)} of group ${group} is already in use by the CustomResourceDefinition ${owner}, so the API server does not serve ${crd}`,
-          { rule: reason },
-        );
-        return false;
-      }
-    }
-    for (const [space, name] of wanted) this.#claims.set(`${group}/${space}:${name}`, crd);
-    return true;
-  }
-}
-
-/** A DNS-1035 label, as the API server checks a CRD's names (a kind once lower-cased). */
-const DNS_1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
-/**
- * A CRD's names the API server checks as DNS-1035 labels (its kinds once lower-cased), each with
- * its pointer and what it is; an empty singular or list kind is one the API server fills in.
- */
-function nameLabels(names: CrdNames): [string, string, string][] {
-  const labels: [string, string, string][] = [
-    ['/spec/names/plural', names.plural, 'plural'],
-    ['/spec/names/kind', names.kind, 'kind'],
-  ];
-  if (names.singular) labels.push(['/spec/names/singular', names.singular, 'singular']);
-  if (names.listKind) {
-    labels.push(['/spec/names/listKind', names.listKind, 'list kind']);
-  }
-  (names.shortNames ?? []).forEach((name, i) => {
-    labels.push([`/spec/names/shortNames/${i}`, name, 'short name']);
-  });
-  (names.categories ?? []).forEach((name, i) => {
-    labels.push([`/spec/names/categories/${i}`, name, 'category']);
-  });
-  return labels;
-}
-
 /**
  * A CRD's plural in CamelCase, cased as its kind as far as they agree: `certificates` of
  * `Certificate` is `Certificates`, `networkpolicies` of `NetworkPolicy` is `NetworkPolicies`.
@@ -832,9 +550,4 @@ export function camelPlural(plural: string, kind: string): string {
   // A kind the API server takes in lower case (`foo`, DNS-1035 once lowered) still names a
   // CamelCase type.
   return (head[0]?.toUpperCase() ?? '') + head.slice(1) + plural.slice(common > 0 ? common : 1);
-}
-
-/** The name a CRD that defines a kind would have: `certificates.cert-manager.io`. */
-export function crdNameFor(kind: string, group: string): string {
-  return `${pluralize.plural(kind).toLowerCase()}.${group}`;
 }
