@@ -7,7 +7,6 @@ import {
   type Kind,
   type Pointer,
 } from '../resource/pointer.js';
-import { deepEqual } from '../resource/plain-data.js';
 import { isDestroyReady, type Resource } from '../resource/resource.js';
 import type { ReconcileOutcome, RunRecorder } from '../record/run-record.js';
 import type { ResourceEvent } from '../state/state.js';
@@ -30,34 +29,15 @@ import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 import { QueueTiming, type QueueWorkload } from './queue-metrics.js';
-import { isFinalizerOnlyChange } from './finalizer-only-change.js';
+import {
+  isFinalizerOnlyChange,
+  isOwnFinalizerEcho,
+  type OwnFinalizerWrite,
+} from './finalizer-only-change.js';
+import { isMapping, MapJob, RouteJob, type Job } from './queue-jobs.js';
+import { describeReturned, isPointerLike } from './mapping-returns.js';
 import { runSoon } from '../run-soon.js';
 import { settledWithin } from './stopping.js';
-
-/** A mapping of a changed secondary input to the primary items it affects. */
-class MapJob {
-  constructor(readonly metadata: ReducedMetadata) {}
-}
-
-/**
- * An event whose routing by `mapEvent` (a builder's predicates and handlers) threw: it is routed
- * again, with the item's backoff, as a mapping that throws is, so the change is not lost.
- */
-class RouteJob {
-  constructor(
-    readonly input: Input<QInputKind>,
-    readonly event: ResourceEvent,
-    readonly context: MapEventContext,
-  ) {}
-}
-
-/**
- * A queued job: a reconcile of an item of the first primary kind, by its id (a string the
- * resource already holds, so an event allocates nothing to queue one; the pointer is made when
- * it runs), a reconcile of another primary kind's item, by its pointer, a mapping, or the
- * routing of an event again.
- */
-type Job = string | Pointer | MapJob | RouteJob;
 
 /** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
 interface FailingItem {
@@ -71,12 +51,6 @@ interface FailingItem {
   readonly gaveUp: boolean;
   /** A terminal error: not retried, not even by the next convergence run, until a new event. */
   readonly terminal: boolean;
-}
-
-/** What the facade announces before an own `addFinalizer` writes (see `skipOwnFinalizerRequeue`). */
-interface OwnFinalizerWrite {
-  readonly version: number;
-  readonly finalizers: readonly string[];
 }
 
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
@@ -477,24 +451,7 @@ export class QControllerAdapter implements Adapter {
     const write = inSlot ? this.#ownWrite : this.#ownFinalizerWrites.get(key);
     if (write === undefined || event.resource.metadata.version < write.version) return false;
     this.#forgetOwnWrite(key, inSlot);
-    return this.#isEcho(event, write);
-  }
-
-  /** Whether the event is exactly the announced write: version v, our finalizers added alone. */
-  #isEcho(event: ResourceEvent, write: OwnFinalizerWrite): boolean {
-    if (event.type !== 'updated' || event.resource.metadata.version !== write.version) return false;
-    const now = event.resource.metadata;
-    const was = event.old.metadata;
-    return (
-      was.version === write.version - 1 &&
-      now.phase === was.phase &&
-      now.owner === was.owner &&
-      addsExactly(was.finalizers, now.finalizers, write.finalizers) &&
-      sameData(event.resource.spec, event.old.spec) &&
-      sameData(now.labels, was.labels) &&
-      sameData(now.annotations, was.annotations) &&
-      sameData(now.ownerReferences, was.ownerReferences)
-    );
+    return isOwnFinalizerEcho(event, write);
   }
 
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
@@ -941,59 +898,4 @@ export class QControllerAdapter implements Adapter {
       }
     })();
   }
-}
-
-/** Whether a job maps changes to items (a mapping, or the routing of an event), not a reconcile. */
-function isMapping(job: Job): job is MapJob | RouteJob {
-  return job instanceof MapJob || job instanceof RouteJob;
-}
-
-/** Whether a value has a pointer's fields: a namespace, a type and an id, all strings. */
-function isPointerLike(value: unknown): value is Pointer {
-  if (typeof value !== 'object' || value === null) return false;
-  const { namespace, type, id } = value as Partial<Record<keyof Pointer, unknown>>;
-  return typeof namespace === 'string' && typeof type === 'string' && typeof id === 'string';
-}
-
-/** A value a user's mapping returned, in words: strings quoted, objects as short JSON. */
-function describeReturned(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  if (typeof value === 'function') return 'a function';
-  if (typeof value !== 'object' || value === null) return String(value);
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined) return Array.isArray(value) ? 'an array' : 'an object';
-  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
-}
-
-/** Whether `after` is `before` plus the `added` finalizers it did not have, and nothing else. */
-function addsExactly(
-  before: readonly string[],
-  after: readonly string[],
-  added: readonly string[],
-): boolean {
-  // The usual case, one finalizer added to a handful (a stored set: no duplicates): no set built.
-  if (added.length === 1) {
-    const f = added[0] as string;
-    if (after.length !== before.length + 1 || before.includes(f)) return false;
-    for (const x of after) if (x !== f && !before.includes(x)) return false;
-    return true;
-  }
-  const expected = new Set(before);
-  for (const f of added) expected.add(f);
-  if (after.length !== expected.size || expected.size === before.length) return false;
-  return after.every((f) => expected.has(f));
-}
-
-/**
- * The same data: the same object (the in-memory state shares everything a finalizer change does
- * not touch), or equal ones (a state that decodes every version anew, as etcd's does).
- */
-function sameData(a: unknown, b: unknown): boolean {
-  return a === b || deepEqual(a, b);
 }
