@@ -123,3 +123,67 @@ describe(
     });
   },
 );
+
+describe("kro's schema-aware CEL test (fixtures/kro-schema-aware-cel)", { timeout: 60_000 }, () => {
+  it('reads the Secret it writes with stringData as the API server serves it: data, as bytes', async () => {
+    // kro's test_schema_aware_cel: `${string(secret.data.clientId)}` is the text the Secret's
+    // stringData was given. cosi kept stringData as written, so `secret.data` did not exist and
+    // the status field was silently left out of an ACTIVE instance.
+    const r = await cli(['apply', '-f', 'fixtures/kro-schema-aware-cel', '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map(
+      (d) => d.toJS() as Doc & { status?: Record<string, unknown> },
+    );
+    const instance = docs.find((d) => d.kind === 'TestSchemaCel');
+    expect(instance?.status).toMatchObject({
+      state: 'ACTIVE',
+      decodedClientId: 'my-secret-client',
+    });
+  });
+
+  it("reads a Secret's data as bytes: string(), size() and base64.encode() of them", async () => {
+    const manifests = [
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: { name: creds, namespace: default }',
+      'data: { clientId: bWF4, clientSecret: bXVzdGVybWFubg== }',
+      '---',
+      'apiVersion: kro.run/v1alpha1',
+      'kind: ResourceGraphDefinition',
+      'metadata: { name: reader.kro.run }',
+      'spec:',
+      '  schema:',
+      '    apiVersion: v1alpha1',
+      '    kind: Reader',
+      '    spec: {}',
+      '    status:',
+      '      id: ${string(creds.data.clientId)}',
+      '      size: ${size(creds.data.clientSecret)}',
+      '      encoded: ${base64.encode(creds.data.clientSecret)}',
+      '  resources:',
+      '    - id: creds',
+      '      externalRef:',
+      '        apiVersion: v1',
+      '        kind: Secret',
+      '        metadata: { name: creds, namespace: default }',
+      '---',
+      'apiVersion: kro.run/v1alpha1',
+      'kind: Reader',
+      'metadata: { name: r1, namespace: default }',
+      'spec: {}',
+      '',
+    ].join('\n');
+    const r = await cli(['apply', '-f', '-', '-o', 'yaml', '--stable'], { stdin: manifests });
+    expect(r.code).toBe(0);
+    const reader = parseAllDocuments(r.stdout)
+      .map((d) => d.toJS() as Doc & { status?: Record<string, unknown> })
+      .find((d) => d.kind === 'Reader');
+    // kro (UnstructuredToVal): the decoded text, 10 bytes, and the base64 the Secret holds.
+    expect(reader?.status).toMatchObject({
+      state: 'ACTIVE',
+      id: 'max',
+      size: 10,
+      encoded: 'bXVzdGVybWFubg==',
+    });
+  });
+});

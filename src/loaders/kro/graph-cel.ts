@@ -4,6 +4,11 @@
  * JSON documents. Expressions run in the CEL environment of the load's Kubernetes version, with
  * the Kubernetes libraries. A field that is absent (`no such key`) is not an error but a
  * value not there yet: the expression waits.
+ *
+ * An RGD's expressions read each variable as kro does (`buildContext`, `UnstructuredToVal`):
+ * typed by the schema of what it is (the instance's, or its resource's kind), as the load-time
+ * check types it, so a Secret's `data` values (`format: byte`) are bytes, a `date-time` a
+ * timestamp; and as the API server serves it, a Secret's `stringData` merged into `data`.
  */
 
 import { isCelError, type CelEnv } from '@bufbuild/cel';
@@ -12,6 +17,8 @@ import { celEnvironmentWith } from '../cel/cel-environment.js';
 import { goEvaluationError } from '../cel/evaluation-error.js';
 import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
+import { servedValue } from '../kubernetes/served-secret.js';
+import type { SchemaNode } from '../schema-node.js';
 import { CostBudget, PER_CALL_COST_LIMIT } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
@@ -27,10 +34,20 @@ export interface CompiledGraphExpression {
   readonly usesOmit: boolean;
   /** The functions it calls that the environment does not have (kro: "uses unknown functions"). */
   readonly unknownFunctions: readonly string[];
-  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+  /**
+   * Its value with the variables of `scope`; with `schemaOf`, each variable is read as a
+   * cluster serves it (see the top of this file), of the schema `schemaOf` gives its name.
+   */
+  evaluate(scope: Readonly<Record<string, unknown>>, schemaOf?: VariableSchemas): ExpressionOutcome;
   /** The compile-time type check with the variables of the given types (others are `dyn`). */
   readonly check: (variables: ReadonlyMap<string, CelType>) => TypeCheck;
 }
+
+/**
+ * The schema of the value a variable holds (for a list, a schema of `type: array` whose `items`
+ * is each one's); `undefined` where none is known (an iterator), read as JSON.
+ */
+export type VariableSchemas = (name: string) => SchemaNode | undefined;
 
 interface ExprNode {
   exprKind: { case: string | undefined; value: unknown };
@@ -118,12 +135,20 @@ function compileExpression(
   }
   const names = [...variables];
   let lastInputs: unknown[] | undefined;
+  let lastSchemas: VariableSchemas | undefined;
   let lastOutcome: ExpressionOutcome | undefined;
-  const evaluate = (scope: Readonly<Record<string, unknown>>): ExpressionOutcome => {
+  const evaluate = (
+    scope: Readonly<Record<string, unknown>>,
+    schemaOf: VariableSchemas | undefined,
+  ): ExpressionOutcome => {
     const bindings: Record<string, unknown> = {};
     for (const name of names) {
-      if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
-      bindings[name] = toCelValue(scope[name], undefined);
+      const value = scope[name];
+      if (value === undefined) return { missing: `${name} is not produced yet` };
+      bindings[name] =
+        schemaOf === undefined
+          ? toCelValue(value, undefined)
+          : toCelValue(servedValue(value), schemaOf(name));
     }
     const budget = new CostBudget();
     const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
@@ -151,14 +176,19 @@ function compileExpression(
     usesOmit: calls.has('omit'),
     unknownFunctions: [...unknownFunctions],
     check: (types) => checkTypes(parsedTree, types),
-    evaluate(scope) {
-      if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
+    evaluate(scope, schemaOf) {
+      if (
+        lastInputs !== undefined &&
+        schemaOf === lastSchemas &&
+        names.every((name, i) => scope[name] === lastInputs?.[i])
+      ) {
         return lastOutcome as ExpressionOutcome;
       }
-      const outcome = evaluate(scope);
+      const outcome = evaluate(scope, schemaOf);
       const keep =
         !('value' in outcome) || typeof outcome.value !== 'object' || outcome.value === null;
       lastInputs = keep ? names.map((name) => scope[name]) : undefined;
+      lastSchemas = schemaOf;
       lastOutcome = keep ? outcome : undefined;
       return outcome;
     },

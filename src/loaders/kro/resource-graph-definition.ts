@@ -64,7 +64,8 @@ import {
   scanTemplateString,
   stringsWithExpressions,
 } from './template-expressions.js';
-import type { CompiledGraphExpression } from './graph-cel.js';
+import type { CompiledGraphExpression, VariableSchemas } from './graph-cel.js';
+import type { SchemaNode } from '../schema-node.js';
 import { requireGraphCel } from './graph-cel-loader.js';
 import { fieldPathOf, lookupField } from './reference-types.js';
 import { celTypeOfSchema, forgetSchemaTypes } from './expression-types.js';
@@ -307,6 +308,19 @@ export function compileResourceGraph(
     { definition: ResourceDefinition; list: boolean; external: boolean }
   >();
 
+  const schemaOf = variableSchemas(definition, kindOf);
+  /** What each owner's expressions read `each` as: one item of that (forEach) resource. */
+  const schemasOf = new Map<string, VariableSchemas>();
+  const schemasFor = (ownerId: string): VariableSchemas => {
+    let schemas = schemasOf.get(ownerId);
+    if (schemas === undefined) {
+      schemas = (name) =>
+        name === 'each' ? kindOf.get(ownerId)?.definition.schema : schemaOf(name);
+      schemasOf.set(ownerId, schemas);
+    }
+    return schemas;
+  };
+
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
   /** The resource whose strings are being compiled, and the iterators its template sees. */
@@ -461,7 +475,13 @@ export function compileResourceGraph(
           fieldChecks.push({ ...check, field });
         } else expressionChecks.push(check);
         parts.push(
-          toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
+          toGraphExpression(
+            part.source,
+            formatLocation(exprLocation),
+            references,
+            compiled,
+            schemasFor(owner.id),
+          ),
         );
       }
       fields.push({ path, standalone: scanned.standalone, parts });
@@ -996,14 +1016,51 @@ function toGraphExpression(
   location: string,
   references: readonly string[],
   compiled: CompiledGraphExpression,
+  schemaOf: VariableSchemas,
 ): GraphExpression {
   return {
     source,
     location,
     references,
     ...(compiled.usesOmit ? { omits: true } : {}),
-    evaluate: (scope) => compiled.evaluate(scope),
+    evaluate: (scope) => compiled.evaluate(scope, schemaOf),
   };
+}
+
+/**
+ * The schemas an RGD's expressions read their variables by, as kro's runtime wraps them
+ * (`UnstructuredToVal` with each node's schema): `schema` by the instance's type without its
+ * status (kro strips it), each resource id by its kind's (a list of them for a forEach or
+ * external collection), looked up when an expression runs (every kind is known by then).
+ */
+function variableSchemas(
+  instance: ResourceDefinition,
+  kindOf: ReadonlyMap<string, { definition: ResourceDefinition; list: boolean }>,
+): VariableSchemas {
+  let instanceSchema: SchemaNode | undefined;
+  const lists = new Map<string, SchemaNode>();
+  return (name) => {
+    if (name === 'schema') {
+      instanceSchema ??= withoutStatus(instance.schema);
+      return instanceSchema;
+    }
+    const kind = kindOf.get(name);
+    const schema = kind?.definition.schema;
+    if (schema === undefined || kind?.list !== true) return schema;
+    let list = lists.get(name);
+    if (list?.items !== schema) {
+      list = { type: 'array', items: schema };
+      lists.set(name, list);
+    }
+    return list;
+  };
+}
+
+/** An object schema without its `status` property. */
+function withoutStatus(schema: JsonSchema | undefined): SchemaNode | undefined {
+  if (schema === undefined || !isPlainObject(schema.properties)) return schema;
+  const properties = Object.entries(schema.properties).filter(([name]) => name !== 'status');
+  return { ...schema, properties: Object.fromEntries(properties) };
 }
 
 /** The names a forEach declares, well-formed or not. */
