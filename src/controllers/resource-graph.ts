@@ -795,12 +795,9 @@ async function writeOutput(
 ): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id = nameOf(document) ?? '';
-  const namespace =
-    node.namespaced && typeof metadata.namespace === 'string'
-      ? metadata.namespace
-      : node.namespaced
-        ? instance.metadata.namespace
-        : 'default';
+  const namespace = !node.namespaced
+    ? 'default'
+    : (givenNamespace(metadata) ?? instance.metadata.namespace);
   const spec: Spec = {};
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
@@ -985,10 +982,18 @@ async function findExternal(
   if (typeof metadata.name !== 'string') return undefined;
   const namespace = !node.namespaced
     ? 'default'
-    : typeof metadata.namespace === 'string'
-      ? metadata.namespace
-      : instance.metadata.namespace;
+    : (givenNamespace(metadata) ?? instance.metadata.namespace);
   return rt.find<Spec>({ namespace, type: node.type, id: metadata.name });
+}
+
+/**
+ * The namespace a rendered template or externalRef names; `undefined` when it names none or
+ * `""`, which kro's `normalizeNamespaces` fills with the instance's, as for one left out.
+ */
+function givenNamespace(metadata: Readonly<Record<string, unknown>>): string | undefined {
+  return typeof metadata.namespace === 'string' && metadata.namespace !== ''
+    ? metadata.namespace
+    : undefined;
 }
 
 /**
@@ -1005,10 +1010,7 @@ async function findExternalCollection(
   const metadata = isRecord(r.metadata) ? r.metadata : {};
   const query = labelSelectorQuery(metadata.selector);
   if ('error' in query) return { error: `invalid label selector: ${query.error}` };
-  const namespace =
-    typeof metadata.namespace === 'string' && metadata.namespace !== ''
-      ? metadata.namespace
-      : undefined;
+  const namespace = givenNamespace(metadata);
   const searched = !node.namespaced
     ? ['default']
     : namespace !== undefined
@@ -1035,7 +1037,8 @@ function compare(a: string, b: string): number {
 function describeRef(ref: unknown): string {
   const r = isRecord(ref) ? ref : {};
   const metadata = isRecord(r.metadata) ? r.metadata : {};
-  return `${String(r.kind)} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${String(metadata.name)}`;
+  const namespace = givenNamespace(metadata);
+  return `${String(r.kind)} ${namespace !== undefined ? `${namespace}/` : ''}${String(metadata.name)}`;
 }
 
 /**

@@ -124,3 +124,72 @@ spec: { name: third }
     expect(r.code).toBe(0);
   });
 });
+
+describe('an empty metadata.namespace in a template or an externalRef', () => {
+  it("is the instance's namespace, as kro's normalizeNamespaces fills it", async () => {
+    // kro's docs (examples/basic/optionals.md) write an externalRef with `namespace: ""`: cosi
+    // looked for the Secret in the namespace "" and waited forever, and wrote a template's
+    // ConfigMap with `namespace: ""` into no namespace at all.
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: v1
+kind: Namespace
+metadata: { name: team }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: test, namespace: team }
+stringData: { uri: api.test.com }
+---
+apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: empty-ns.kro.run }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: EmptyNs
+    spec: {}
+    status:
+      uri: \${string(test.data.uri)}
+  resources:
+    - id: test
+      externalRef:
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: test
+          namespace: ""
+    - id: out
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: out
+          namespace: ""
+        data:
+          uri: \${string(test.data.uri)}
+---
+apiVersion: kro.run/v1alpha1
+kind: EmptyNs
+metadata: { name: e1, namespace: team }
+spec: {}
+`,
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'json', '--stable']);
+    expect(r.code).toBe(0);
+    const docs = (
+      JSON.parse(r.stdout) as {
+        items: {
+          kind: string;
+          metadata: { name: string; namespace?: string };
+          status?: Record<string, unknown>;
+        }[];
+      }
+    ).items;
+    const out = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'out');
+    expect(out?.metadata.namespace).toBe('team');
+    expect(docs.find((d) => d.kind === 'EmptyNs')?.status).toMatchObject({
+      state: 'ACTIVE',
+      uri: 'api.test.com',
+    });
+  });
+});
