@@ -886,6 +886,137 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await context.close();
   });
 
+  it('groups findings by code with their counts, folds a code of many, and filters them by severity and text, from the keyboard', async () => {
+    // argo-cd's shape: one schema violation, then many duplicates, then two warnings.
+    const data = manyResources(1);
+    const finding = (
+      code: 'schema-violation' | 'duplicate-resource' | 'large-definition',
+      n: number,
+    ) => ({
+      check: 'manifests' as const,
+      name: `vms-${n}.yaml`,
+      code,
+      severity: code === 'large-definition' ? ('warning' as const) : ('error' as const),
+      failure: code !== 'large-definition',
+      message: `${code} of vm-${n}`,
+      file: `vms-${n}.yaml`,
+      line: 4,
+      col: 9,
+      pointer: '/metadata/name',
+    });
+    const findings = [
+      finding('large-definition', 0),
+      finding('schema-violation', 1),
+      ...Array.from({ length: 30 }, (_, i) => finding('duplicate-resource', i + 2)),
+      finding('large-definition', 32),
+    ];
+    const file = path.join(ARTIFACTS, 'grouped-findings.html');
+    await writeFile(file, await renderReportHtml({ ...data, verdict: 'failed', findings }));
+    const { page, errors, requests } = await openReport(file);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await expect.poll(() => page.locator('#findings-shown').textContent()).toBe('33 findings');
+    // Failing codes first, each where its first finding is; a code of 30 folded, its count shown.
+    const summaries = page.locator('details.finding-group > summary');
+    expect(await summaries.allTextContents()).toEqual([
+      '1 × schema-violation error',
+      '30 × duplicate-resource error',
+      '2 × large-definition warning',
+    ]);
+    const duplicates = page.locator('details[data-code="duplicate-resource"]');
+    expect(await duplicates.getAttribute('open')).toBeNull();
+    expect(await page.locator('#finding-3').isVisible()).toBe(false);
+    // Each keeps its number: the thirty-third is the second warning.
+    expect(await page.locator('#finding-33').getAttribute('value')).toBe('33');
+    // Enter on the focused summary opens the group.
+    await summaries.nth(1).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#finding-3').isVisible()).toBe(true);
+    // By severity: the warnings alone.
+    await page.locator('#finding-severity').selectOption('warning');
+    expect(await page.locator('#findings-shown').textContent()).toBe('2 of 33 findings shown');
+    expect(
+      await page.locator('details.finding-group:not([hidden]) > summary').allTextContents(),
+    ).toEqual(['2 × large-definition warning']);
+    // By text, typed: a file's name finds its finding, its group says how many of all.
+    await page.locator('#finding-severity').selectOption('');
+    await page.locator('#finding-search').focus();
+    await page.keyboard.type('vms-17.yaml');
+    expect(await page.locator('#findings-shown').textContent()).toBe('1 of 33 findings shown');
+    expect(
+      await page.locator('details.finding-group:not([hidden]) > summary').allTextContents(),
+    ).toEqual(['1 of 30 × duplicate-resource error']);
+    expect(await page.locator('#finding-18').isVisible()).toBe(true);
+    // Its place is copied as file:line:col.
+    await page.locator('#finding-18 button.copy').click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('vms-17.yaml:4:9');
+    expect(await page.locator('#finding-18 button.copy').textContent()).toBe('Copied');
+    await page.locator('#finding-search').fill('');
+    expect(await page.locator('#findings-shown').textContent()).toBe('33 findings');
+    await page.locator('#findings-close').click();
+    expect(await page.locator('details.finding-group[open]').count()).toBe(0);
+    // A link to a finding of a folded group opens the group at it.
+    await page.evaluate("location.hash = '#finding-25'");
+    await expect.poll(() => page.locator('#finding-25').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.context().close();
+  });
+
+  it('opens the resource a finding is about in the details, the table and the graph', async () => {
+    // Forty ConfigMaps, and cm-35 defined again in a second file: the duplicate links to the first.
+    const dir = path.join(ARTIFACTS, 'duplicate-configmaps');
+    await mkdir(dir, { recursive: true });
+    const maps = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${String(i).padStart(2, '0')}\ndata:\n  n: "${i}"\n`,
+    );
+    await writeFile(path.join(dir, 'a.yaml'), maps.join('---\n'));
+    await writeFile(path.join(dir, 'b.yaml'), maps[35] ?? '');
+    const file = path.join(ARTIFACTS, 'duplicate-configmaps.html');
+    const made = await cli(['report', '-f', dir, '-o', file, '--quiet']);
+    expect(made.code).toBe(1);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('40 of 40 resources');
+    const finding = page.locator('li.finding', {
+      has: page.locator('code', { hasText: 'duplicate-resource' }),
+    });
+    expect(await finding.locator('.place').textContent()).toMatch(
+      /duplicate-configmaps\/b\.yaml:4:9$/,
+    );
+    const link = finding.locator('a.resource-link');
+    expect(await link.textContent()).toBe('ConfigMaps.core default/cm-35');
+    // Out of the table's view until the link is followed (its rows are drawn as they scroll in).
+    expect(await page.locator('tr[data-key="default/ConfigMaps.core/cm-35"]').count()).toBe(0);
+    await page.locator('#search').fill('cm-0');
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('ConfigMaps.core default/cm-35');
+    // The details' heading has the focus; the search that hid the row is cleared, the row marked and in view.
+    expect(await page.evaluate('document.activeElement.id')).toBe('details-title');
+    expect(await page.locator('#search').inputValue()).toBe('');
+    const row = page.locator('tr.chosen');
+    expect(await row.getAttribute('data-key')).toBe('default/ConfigMaps.core/cm-35');
+    expect(await row.getAttribute('aria-current')).toBe('true');
+    const inside = await page.evaluate(() => {
+      const d = globalThis as unknown as {
+        document: DomLike & { querySelector(s: string): ElementLike };
+      };
+      const box = d.document.getElementById('resource-scroll')!.getBoundingClientRect();
+      const r = d.document.querySelector('tr.chosen').getBoundingClientRect();
+      return r.top >= box.top && r.bottom <= box.bottom;
+    });
+    expect(inside).toBe(true);
+    // And its node in the graph is selected.
+    expect(await page.locator('#graph-view g.node.selected title').allTextContents()).toEqual([
+      'resource:default/ConfigMaps.core/cm-35',
+    ]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

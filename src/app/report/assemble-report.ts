@@ -67,6 +67,10 @@ export function assembleReport(input: ReportInput): ReportData {
   const findings = reportFindings(result, input.cwd, run?.manifests.registry);
   const graph: DependencyGraph = outcome?.project.runtime.dependencyGraph() ?? NO_GRAPH;
   const dags = outcome ? resourceGraphDags(outcome.project.registry) : [];
+  const shown = outcome
+    ? reportResources(run, outcome.snapshot.resources, graph, report && itemFailures(report))
+    : { resources: [] };
+  const linked = linkFindings(findings.slice(0, MAX_REPORT_FINDINGS), shown.resources);
   return {
     title: input.title,
     verdict: verdictOf(result, report),
@@ -95,7 +99,7 @@ export function assembleReport(input: ReportInput): ReportData {
         : {}),
     },
     ...(report && report.reason === 'failing' ? { failures: reportFailures(report) } : {}),
-    findings: findings.slice(0, MAX_REPORT_FINDINGS),
+    findings: linked,
     moreFindings: Math.max(0, findings.length - MAX_REPORT_FINDINGS),
     graph,
     ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
@@ -108,9 +112,7 @@ export function assembleReport(input: ReportInput): ReportData {
       errors: c.errors,
       ...(c.lastError ? { lastError: shortenMessage(c.lastError.message) } : {}),
     })),
-    ...(outcome
-      ? reportResources(run, outcome.snapshot.resources, graph, report && itemFailures(report))
-      : { resources: [] }),
+    ...shown,
     ...(report && outcome.project.record
       ? { timeline: reportTimeline(outcome.project.record) }
       : {}),
@@ -132,13 +134,15 @@ function reportFindings(
   result: CheckResult,
   cwd: string,
   registry: DefinitionRegistry | undefined,
-): ReportFinding[] {
+): PlacedFinding[] {
   const excerpt = createExcerptReader(cwd, registry && sensitiveDocuments(registry));
-  const findings: ReportFinding[] = [];
+  const findings: PlacedFinding[] = [];
   for (const c of result.cases) {
     for (const f of c.findings) {
       const at = excerpt(f.file, f.line);
       findings.push({
+        ...(c.resource ? { document: c.resource } : {}),
+        ...(f.related ? { related: f.related } : {}),
         check: c.check,
         name: c.name,
         code: f.code,
@@ -155,6 +159,50 @@ function reportFindings(
     }
   }
   return findings;
+}
+
+/** A finding with the document it is in and, for a duplicate, where the first one is. */
+interface PlacedFinding extends ReportFinding {
+  readonly document?: { readonly file: string; readonly line: number; readonly name: string };
+  readonly related?: { readonly file: string; readonly line: number };
+}
+
+/**
+ * Each finding with the key of the resource it is about, when the table shows it: the resource
+ * its document made (a warning on a loaded manifest), else, for a resource defined twice, the
+ * one the first definition made, whose document holds the finding's `related` place (its id
+ * checked, so a document that made no resource is never taken for the one before it).
+ */
+function linkFindings(
+  findings: readonly PlacedFinding[],
+  resources: readonly ReportResource[],
+): ReportFinding[] {
+  const bySource = new Map<string, ReportResource>();
+  const starts = new Map<string, number[]>();
+  for (const r of resources) {
+    if (r.source === undefined) continue;
+    bySource.set(r.source, r);
+    const cut = r.source.lastIndexOf(':');
+    const file = r.source.slice(0, cut);
+    const list = starts.get(file) ?? [];
+    list.push(Number(r.source.slice(cut + 1)));
+    starts.set(file, list);
+  }
+  for (const list of starts.values()) list.sort((a, b) => a - b);
+  const documentAt = (file: string, line: number): ReportResource | undefined => {
+    const list = starts.get(file) ?? [];
+    let start: number | undefined;
+    for (const s of list) if (s <= line) start = s;
+    return start === undefined ? undefined : bySource.get(`${file}:${start}`);
+  };
+  return findings.map(({ document, related, ...finding }) => {
+    let resource = document && bySource.get(`${document.file}:${document.line}`);
+    if (!resource && document && related) {
+      const first = documentAt(related.file, related.line);
+      if (first?.id === document.name) resource = first;
+    }
+    return resource ? { ...finding, resource: resource.key } : finding;
+  });
 }
 
 /** The resources, and their lineage as `cosi explain` traces it when the run was recorded. */

@@ -28,6 +28,11 @@ export interface ReportFinding {
   readonly pointer: string;
   readonly excerpt?: SourceExcerpt;
   readonly diff?: string;
+  /**
+   * The key (`namespace/type/id`) of the resource in the report's table it is about: the one its
+   * document made, or, for a resource defined twice, the first definition's.
+   */
+  readonly resource?: string;
 }
 
 /** A resource of the converged state, as the report's table and details show it. */

@@ -4,7 +4,8 @@ import { encodeReportData } from './embedded-data.js';
 import { escapeHtml } from './html-escape.js';
 import { shortenMessage } from '../../../loaders/shorten.js';
 import { REPORT_SCRIPT } from './report-script.js';
-import { renderFindings, renderVerdict } from './report-static.js';
+import { renderFindings } from './report-findings.js';
+import { renderVerdict } from './report-static.js';
 import { REPORT_STYLE } from './report-style.js';
 
 /** The graph as inline SVG: Graphviz's document without its XML prolog, doctype and comments. */

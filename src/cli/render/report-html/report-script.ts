@@ -1,3 +1,5 @@
+import { OPEN_GROUP_LIMIT } from './report-findings.js';
+
 /**
  * The report's script, run in the browser that opens it: pan and zoom of the graph, a click on
  * a node shows its resource, controller or type; the resource table (only the rows in view are
@@ -124,7 +126,7 @@ export const REPORT_SCRIPT = String.raw`
     if (graph.truncated) out.push(h('p', {}, ['note: history truncated: the record dropped its oldest reconciles']));
     return out;
   }
-  function showResource(i) {
+  function showResource(i, clear) {
     var r = resources[i];
     var nodes = [definitionList([
       ['namespace', r.clusterScoped ? '(none: cluster-scoped)' : r.namespace], ['type', r.type], ['id', r.id], ['version', String(r.version)],
@@ -147,6 +149,7 @@ export const REPORT_SCRIPT = String.raw`
     showIn(label(r), nodes);
     // Above MAX_DRAWN_RESOURCES the graph draws types, not resources: its type is marked.
     select(nodesByTitle.has('resource:' + r.key) ? 'resource:' + r.key : 'type:' + r.type);
+    chooseRow(r.key, clear);
   }
   function showController(name) {
     var c = controllers.get(name);
@@ -429,7 +432,15 @@ export const REPORT_SCRIPT = String.raw`
     }
     onPrint(drawAll, drawInView);
     scroller.addEventListener('scroll', function () { requestAnimationFrame(function () { if (!printing) draw(false); }); });
-    return function (next) { rows = next; scroller.scrollTop = 0; if (printing) { printing = false; drawAll(); } else draw(true); };
+    var set = function (next) { rows = next; scroller.scrollTop = 0; if (printing) { printing = false; drawAll(); } else draw(true); };
+    // Scrolls row n into view, in the middle, when it is not (the header takes a row's height).
+    set.reveal = function (n) {
+      var y = n * rowHeight;
+      if (y >= scroller.scrollTop && y + 2 * rowHeight <= scroller.scrollTop + scroller.clientHeight) return;
+      scroller.scrollTop = Math.max(0, y - scroller.clientHeight / 2);
+      draw(false);
+    };
+    return set;
   }
   // Sizes a table's columns for their text: each as wide as its longest (measured in the cells'
   // font, from the few longest of each column, so a pass over the rows is all it costs). When
@@ -506,8 +517,24 @@ export const REPORT_SCRIPT = String.raw`
     // A resource a controller gave up on says so in words, not only in colour.
     // The id is a button, not text: its cell is given the whole id to show once cut short.
     var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : h('td', { title: r.id }, [id]);
-    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(ownerText(r))]);
+    return mark(h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(ownerText(r))]));
   });
+  // The resource the details show is marked in the table too, and scrolled to when out of view;
+  // chosen from a finding (clear), a search or type that hides it is cleared first.
+  var chosen = null, tableRows = [];
+  function mark(tr) {
+    var on = tr.getAttribute('data-key') === chosen;
+    tr.classList.toggle('chosen', on);
+    if (on) tr.setAttribute('aria-current', 'true'); else tr.removeAttribute('aria-current');
+    return tr;
+  }
+  function chooseRow(key, clear) {
+    chosen = key;
+    document.querySelectorAll('#resource-rows tr[data-key]').forEach(mark);
+    var at = tableRows.indexOf(byKey.get(key));
+    if (at < 0 && clear) { only = null; search.value = ''; filter(); at = tableRows.indexOf(byKey.get(key)); }
+    if (at >= 0) setRows.reveal(at);
+  }
   function filter() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     var rows = [];
@@ -518,6 +545,7 @@ export const REPORT_SCRIPT = String.raw`
       if (ok) rows.push(i);
     }
     shown.textContent = rows.length + ' of ' + resources.length + ' resources' + (only ? ' (type ' + only.type + (only.namespace === undefined ? '' : ' in ' + only.namespace) + ')' : '');
+    tableRows = rows;
     setRows(rows);
     return rows.length;
   }
@@ -533,6 +561,7 @@ export const REPORT_SCRIPT = String.raw`
     resources.map(ownerText),
   ]);
   filter();
+  findingsUi();
 
   if (data.timeline && document.getElementById('timeline-scroll')) {
     var entries = data.timeline.entries;
@@ -553,6 +582,99 @@ export const REPORT_SCRIPT = String.raw`
       entries.map(function (e) { return String(e.writes); }),
     ]);
     setTimeline(entries);
+  }
+  // The findings: filtered by severity and text, folded by code, each place copied with a
+  // button, and a finding about a resource opening it in the details, the table and the graph.
+  function findingsUi() {
+    var tools = document.getElementById('findings-tools');
+    if (!tools) return;
+    var groups = Array.prototype.slice.call(document.querySelectorAll('details.finding-group'));
+    var items = groups.map(function (g) {
+      return Array.prototype.map.call(g.querySelectorAll('li.finding'), function (li) {
+        var head = li.querySelector('p.heading'), message = li.querySelector('p.message');
+        var text = (head ? head.textContent : '') + ' ' + (message ? message.textContent : '');
+        return { li: li, severity: li.getAttribute('data-severity'), text: text.toLowerCase() };
+      });
+    });
+    var total = items.reduce(function (n, list) { return n + list.length; }, 0);
+    var severity = document.getElementById('finding-severity');
+    var words = document.getElementById('finding-search');
+    var counted = document.getElementById('findings-shown');
+    function count(n) { return n + (n === 1 ? ' finding' : ' findings'); }
+    function filterFindings() {
+      var want = severity.value, terms = words.value.toLowerCase().split(/\s+/).filter(Boolean), seen = 0;
+      groups.forEach(function (g, k) {
+        var n = 0;
+        items[k].forEach(function (it) {
+          var ok = (!want || it.severity === want) && terms.every(function (t) { return it.text.indexOf(t) >= 0; });
+          it.li.hidden = !ok;
+          if (ok) n++;
+        });
+        g.hidden = n === 0;
+        var badge = g.querySelector('.group-count'), all = badge.getAttribute('data-count');
+        badge.textContent = String(n) === all ? all : n + ' of ' + all;
+        // What a search finds is shown, when it is a few.
+        if (terms.length > 0 && n > 0 && n <= ${OPEN_GROUP_LIMIT}) g.open = true;
+        seen += n;
+      });
+      counted.textContent = seen === total ? count(total) : seen + ' of ' + count(total) + ' shown';
+    }
+    severity.addEventListener('change', filterFindings);
+    words.addEventListener('input', filterFindings);
+    function fold(open) { groups.forEach(function (g) { if (!g.hidden) g.open = open; }); }
+    document.getElementById('findings-open').addEventListener('click', function () { fold(true); });
+    document.getElementById('findings-close').addEventListener('click', function () { fold(false); });
+    document.querySelectorAll('li.finding .place.file').forEach(function (p) {
+      var text = p.textContent;
+      p.after(' ', h('button', { type: 'button', class: 'copy', 'data-copy': text, 'aria-label': 'Copy ' + text, title: 'Copy ' + text }, ['Copy']));
+    });
+    document.getElementById('finding-groups').addEventListener('click', function (e) {
+      var button = e.target.closest('button.copy');
+      if (button) {
+        copyText(button.getAttribute('data-copy')).then(function () { button.textContent = 'Copied'; }, function () { button.textContent = 'Select and copy'; });
+        return;
+      }
+      var link = e.target.closest('a.resource-link');
+      if (!link || !byKey.has(link.getAttribute('data-key'))) return;
+      e.preventDefault();
+      showResource(byKey.get(link.getAttribute('data-key')), true);
+      document.getElementById('resources-title').scrollIntoView();
+      var title = document.getElementById('details-title');
+      title.setAttribute('tabindex', '-1');
+      title.focus({ preventScroll: true });
+    });
+    // A link to a finding in a folded group (report.html#finding-300) opens the group.
+    function openTarget() {
+      var id = decodeURIComponent(location.hash.slice(1));
+      var target = id && document.getElementById(id);
+      var group = target && target.closest('details');
+      if (group && !group.open) { group.open = true; target.scrollIntoView(); }
+    }
+    window.addEventListener('hashchange', openTarget);
+    openTarget();
+    // Printed: every finding, the folded groups opened for the paper and folded again after.
+    var folded = null;
+    onPrint(function () {
+      if (folded === null) folded = groups.filter(function (g) { return !g.open; });
+      folded.forEach(function (g) { g.open = true; });
+    }, function () {
+      (folded || []).forEach(function (g) { g.open = false; });
+      folded = null;
+    });
+    tools.hidden = false;
+    filterFindings();
+  }
+  // The clipboard (a page opened from a file is a secure context), else the selection's copy.
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) return navigator.clipboard.writeText(text);
+    return new Promise(function (resolve, reject) {
+      var area = h('textarea', { readonly: '', 'aria-hidden': 'true', style: 'position:fixed;left:-10000px' }, [text]);
+      document.body.appendChild(area);
+      area.select();
+      var ok = document.execCommand('copy');
+      area.remove();
+      if (ok) resolve(); else reject(new Error('copy refused'));
+    });
   }
   }
 })();

@@ -1,9 +1,4 @@
-import type {
-  ReportData,
-  ReportFailure,
-  ReportFinding,
-  ReportVerdict,
-} from '../../../app/report/report-data.js';
+import type { ReportData, ReportFailure, ReportVerdict } from '../../../app/report/report-data.js';
 import { shortenMessage } from '../../../loaders/shorten.js';
 import { escapeHtml } from './html-escape.js';
 import { plural } from '../plural.js';
@@ -85,60 +80,4 @@ function convergenceText(c: { readonly converged: boolean; readonly reason: stri
   return c.reason === 'failing'
     ? 'settled with failing controllers'
     : `not converged (${c.reason})`;
-}
-
-/** Every finding with its place and a few lines of its source, as HTML that needs no script. */
-export function renderFindings(data: ReportData): string {
-  if (data.findings.length === 0) return '<p>No findings.</p>';
-  const more =
-    data.moreFindings > 0 ? `<p>and ${data.moreFindings} more findings (not shown)</p>` : '';
-  return `<ol class="findings">\n${data.findings.map(renderFinding).join('\n')}\n</ol>${more}`;
-}
-
-/**
- * A finding, its list item's id `finding-N` (its number on the page, from 1): a link such as
- * `report.html#finding-3`, in a review comment or a CI summary, opens the page at it.
- */
-function renderFinding(f: ReportFinding, index: number): string {
-  const place = f.file === '' ? '' : `${f.file}:${f.line}:${f.col}`;
-  const pointer =
-    f.pointer === '' ? '' : ` <span class="pointer">(at ${escapeHtml(f.pointer)})</span>`;
-  const lines = [
-    `<li class="finding ${f.failure ? 'failure' : 'note'}" id="finding-${index + 1}">`,
-    `<p><span class="severity ${f.severity}">${f.severity}</span> <code>${escapeHtml(f.code)}</code> ` +
-      `<span class="place">${escapeHtml(place || f.name)}</span>${pointer}</p>`,
-    `<p class="message">${escapeHtml(f.message)}</p>`,
-  ];
-  const excerpt = f.excerpt;
-  if (excerpt) {
-    const rows = excerpt.lines.map((text, i) => {
-      const n = excerpt.first + i;
-      const row = `<span class="ln">${n}</span>${escapeHtml(text)}`;
-      return n === f.line ? `<mark>${row}</mark>` : row;
-    });
-    // Focusable, so that a keyboard can scroll a long line to its marked part (WCAG 2.1.1).
-    lines.push(
-      `<pre class="excerpt" tabindex="0" aria-label="${escapeHtml(place)}">${rows.join('\n')}</pre>`,
-    );
-  }
-  if (f.diff !== undefined) lines.push(`<pre class="diff" tabindex="0">${diffHtml(f.diff)}</pre>`);
-  lines.push('</li>');
-  return lines.join('\n');
-}
-
-/**
- * A golden file's diff with its removed and added lines marked (`del` / `ins`, coloured by the
- * stylesheet and read as such by assistive technology), as `check`'s text colours them: the
- * one changed field stands out. The `---` / `+++` headers stay plain.
- */
-function diffHtml(diff: string): string {
-  return diff
-    .split('\n')
-    .map((line) => {
-      const text = escapeHtml(line);
-      if (line.startsWith('+') && !line.startsWith('+++')) return `<ins>${text}</ins>`;
-      if (line.startsWith('-') && !line.startsWith('---')) return `<del>${text}</del>`;
-      return text;
-    })
-    .join('\n');
 }

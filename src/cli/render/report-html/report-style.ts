@@ -42,6 +42,13 @@ tr.failed td { background: var(--failed-bg); }
 .findings { padding-left: 1.5rem; }
 /* A long pointer or message (a path 200 levels deep) wraps instead of widening the page. */
 .finding p { margin: 0.2rem 0; overflow-wrap: anywhere; }
+.finding-group { margin: 0.3rem 0; }
+.finding-group > summary { cursor: pointer; padding: 0.2rem 0; }
+.finding-group > summary code { font-weight: bold; }
+.group-count { font-weight: bold; font-variant-numeric: tabular-nums; }
+button.copy { font-size: 0.8rem; padding: 0 0.4rem; }
+a.resource-link { margin-left: 0.5rem; overflow-wrap: anywhere; }
+table.virtual tr.chosen td { background: var(--mark); }
 .severity { font-weight: bold; }
 .severity.error { color: var(--error); }
 .severity.warning { color: var(--warning); }
@@ -54,7 +61,7 @@ pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { background: var(--code-bg); 
 pre.excerpt mark { background: var(--mark); color: var(--fg); display: inline-block; width: 100%; }
 .ln { display: inline-block; min-width: 3rem; color: var(--faint); user-select: none; }
 .toolbar { display: flex; gap: 0.5rem; align-items: center; margin: 0.3rem 0; flex-wrap: wrap; }
-#search { width: 22em; max-width: 100%; }
+#search, #finding-search { width: 22em; max-width: 100%; }
 button { font: inherit; padding: 0.1rem 0.6rem; }
 #graph-view { border: 1px solid var(--border); height: 30rem; overflow: hidden; cursor: grab; touch-action: none; background: var(--bg); }
 #graph-view svg { width: 100%; height: 100%; }
@@ -87,7 +94,7 @@ button.link { background: none; border: 0; padding: 0; color: var(--link); text-
 tr.mapping td { color: var(--faint); }
 @media print {
   /* On paper: every row and the whole graph, none of the controls. */
-  #graph-tools, .toolbar label, .toolbar input, nav.contents { display: none !important; }
+  #graph-tools, #findings-tools, button.copy, .toolbar label, .toolbar input, nav.contents { display: none !important; }
   #graph-view { height: auto; overflow: visible; border: 0; }
   #graph-view svg { height: auto; max-height: 95vh; display: block; margin: 0 auto; }
   .scroll { height: auto; overflow: visible; border: 0; }
