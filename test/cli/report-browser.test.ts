@@ -962,6 +962,43 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('prints every finding, the groups folded on screen opened on paper and folded again after', async () => {
+    const data = manyResources(1);
+    const findings = Array.from({ length: 12 }, (_, i) => ({
+      check: 'manifests' as const,
+      name: 'vms.yaml',
+      code: 'duplicate-resource' as const,
+      severity: 'error' as const,
+      failure: true,
+      message: `duplicate number ${i + 1}`,
+      file: 'vms.yaml',
+      line: i + 1,
+      col: 1,
+      pointer: '/metadata/name',
+    }));
+    const schema = { ...findings[0]!, code: 'schema-violation' as const, message: 'not valid' };
+    const file = path.join(ARTIFACTS, 'printed-findings.html');
+    await writeFile(
+      file,
+      await renderReportHtml({ ...data, verdict: 'failed', findings: [schema, ...findings] }),
+    );
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#findings-shown').textContent()).toBe('13 findings');
+    const folded = page.locator('details[data-code="duplicate-resource"]');
+    expect(await page.locator('#finding-13').isVisible()).toBe(false);
+    await page.emulateMedia({ media: 'print' });
+    await expect.poll(() => page.locator('#finding-13').isVisible()).toBe(true);
+    expect(await page.locator('#findings-tools').isVisible()).toBe(false);
+    expect(await page.locator('button.copy').first().isVisible()).toBe(false);
+    await page.emulateMedia({ media: 'screen' });
+    await expect.poll(() => folded.getAttribute('open')).toBeNull();
+    expect(await page.locator('details[data-code="schema-violation"]').getAttribute('open')).toBe(
+      '',
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens the resource a finding is about in the details, the table and the graph', async () => {
     // Forty ConfigMaps, and cm-35 defined again in a second file: the duplicate links to the first.
     const dir = path.join(ARTIFACTS, 'duplicate-configmaps');
