@@ -9,9 +9,9 @@ import type { AnyController } from '../engine/runtime/controller.js';
 import { createDeclaredTransformController } from '../controllers/declared-transform.js';
 import {
   createResourceGraphController,
-  hasExpressionNamespace,
   resourceGraphControllerName,
 } from '../controllers/resource-graph.js';
+import { hasExpressionNamespace } from '../controllers/compiled-resource-graph.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';

@@ -1,4 +1,4 @@
-import type { ResourceGraph } from '../controllers/resource-graph.js';
+import type { ResourceGraph } from '../controllers/compiled-resource-graph.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { resourceGraphsOf, templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';

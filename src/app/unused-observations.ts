@@ -14,7 +14,8 @@ import {
   type ObservedStatusSpec,
 } from '../engine/resource/observed-status.js';
 import { findInSnapshot, typeRange, type StateSnapshot } from '../engine/state/state-snapshot.js';
-import { GRAPH_LABEL, RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
+import { GRAPH_LABEL } from '../controllers/kro-labels.js';
+import { RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
 import { didYouMean } from '../loaders/did-you-mean.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';

@@ -7,12 +7,8 @@
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import { typeRange, type StateSnapshot } from '../engine/state/state-snapshot.js';
-import {
-  AWAITING_PREFIX,
-  INSTANCE_LABEL,
-  INSTANCE_NAMESPACE_LABEL,
-  NODE_LABEL,
-} from '../controllers/resource-graph.js';
+import { AWAITING_PREFIX } from '../controllers/instance-conditions.js';
+import { INSTANCE_LABEL, INSTANCE_NAMESPACE_LABEL, NODE_LABEL } from '../controllers/kro-labels.js';
 import {
   OBSERVED_ANNOTATION,
   OBSERVED_STATUS_TYPE,

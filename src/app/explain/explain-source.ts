@@ -9,7 +9,7 @@ import { isOutputKind } from '../../engine/runtime/controller.js';
 import type { ManifestResource } from '../../loaders/manifest-resource.js';
 import { kubernetesFieldPointer } from '../../loaders/kubernetes/kubernetes-field-pointer.js';
 import type { TemplateOrigins } from './template-origins.js';
-import type { ResourceGraph } from '../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import { clusterNamespacesOf } from './owner-lookup.js';
 
 /** A place in a manifest file. */

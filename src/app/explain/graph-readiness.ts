@@ -3,7 +3,7 @@
  * and which failed), with each `readyWhen` at its place in the RGD.
  */
 
-import type { GraphNode } from '../../controllers/resource-graph.js';
+import type { GraphNode } from '../../controllers/compiled-resource-graph.js';
 import type { Resource } from '../../engine/resource/resource.js';
 
 const AWAITING = 'awaiting resource readiness: ';

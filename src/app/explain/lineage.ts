@@ -7,7 +7,7 @@ import {
 } from '../../engine/record/run-record.js';
 import type { InputKind } from '../../engine/runtime/controller.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
-import { NODE_LABEL } from '../../controllers/resource-graph.js';
+import { NODE_LABEL } from '../../controllers/kro-labels.js';
 import { OBSERVED_STATUS_TYPE, observedStatusId } from '../../engine/resource/observed-status.js';
 
 /** The label kro puts on every resource an instance renders: the instance's uid. */

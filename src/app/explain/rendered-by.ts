@@ -1,4 +1,4 @@
-import { INSTANCE_LABEL, NODE_LABEL } from '../../controllers/resource-graph.js';
+import { INSTANCE_LABEL, NODE_LABEL } from '../../controllers/kro-labels.js';
 import { locateReadyWhen, readiness } from './graph-readiness.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { ExplainIndex } from './explain-source.js';

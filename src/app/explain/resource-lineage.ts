@@ -8,7 +8,7 @@ import type { Resource } from '../../engine/resource/resource.js';
 import type { RecordedReconcile, RunRecord } from '../../engine/record/run-record.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { compareStrings } from '../../engine/compare-strings.js';
-import type { ResourceGraph } from '../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 
 /**
  * Why a resource comes from another: an owner reference it carries, or the input kind under

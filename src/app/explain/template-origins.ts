@@ -6,12 +6,9 @@
 
 import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import {
-  isKroChildLabel,
-  NODE_LABEL,
-  resourceGraphControllerName,
-  type ResourceGraph,
-} from '../../controllers/resource-graph.js';
+import { isKroChildLabel, NODE_LABEL } from '../../controllers/kro-labels.js';
+import { resourceGraphControllerName } from '../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import { templateOrigin, type TemplateOrigin } from '../../controllers/template-rendering.js';
 import type { DeclaredTransform } from '../../controllers/declared-transform.js';
 import { resourceGraphOf } from '../../loaders/kro/resource-graph-definition.js';

@@ -11,13 +11,8 @@ import { compareStrings } from '../../engine/compare-strings.js';
 import { formatPointer, toPointer } from '../../engine/resource/pointer.js';
 import type { Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import {
-  GRAPH_LABEL,
-  INSTANCE_LABEL,
-  NODE_LABEL,
-  type GraphNode,
-  type ResourceGraph,
-} from '../../controllers/resource-graph.js';
+import { GRAPH_LABEL, INSTANCE_LABEL, NODE_LABEL } from '../../controllers/kro-labels.js';
+import type { GraphNode, ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import type { ExplainIndex } from './explain-source.js';
 import type { WhyNotFinding } from './why-not-finding.js';
 import { locateReadyWhen, readiness } from './graph-readiness.js';

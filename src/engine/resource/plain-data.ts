@@ -19,6 +19,11 @@ export type DeepReadonly<T> = T extends (infer E)[]
 // itself, an array its own item) would otherwise recurse until the stack overflows, and the
 // caller be told only `Maximum call stack size exceeded`. The guard costs nothing until then.
 
+/** Whether a value is a JSON object: not `null`, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Freezes a value and everything reachable from it; returns the same value. */
 export function deepFreeze<T>(value: T): T {
   try {

@@ -24,13 +24,12 @@ import {
   type JsonSchema,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
+import type { GraphExpression, TemplateField } from '../../controllers/resource-graph.js';
 import type {
-  GraphExpression,
   Admission,
   GraphNode,
   ResourceGraph,
-  TemplateField,
-} from '../../controllers/resource-graph.js';
+} from '../../controllers/compiled-resource-graph.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
 import { DocumentReport } from '../document-report.js';

@@ -5,7 +5,7 @@
  * controller, so an RGD among the manifests is one kro accepted: a refused one (a bad schema, an
  * expression that does not compile, a cycle) stops the load with its finding instead.
  */
-import type { ResourceGraph } from '../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import { isPlainObject } from '../manifest-document.js';
 
 /** The finalizer kro adds to an RGD it manages. */

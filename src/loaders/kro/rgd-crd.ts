@@ -10,7 +10,7 @@
  * from their expressions (`status-schema.ts`), with kro's `state` and `conditions`.
  */
 import pluralize from 'pluralize';
-import type { ResourceGraph } from '../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { isPlainObject } from '../manifest-document.js';
 import { instanceStatusSchema } from './status-schema.js';

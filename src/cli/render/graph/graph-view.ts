@@ -4,7 +4,7 @@ import type { DependencyEdge, DependencyGraph } from '../../../engine/runtime/de
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
-import type { ResourceGraph } from '../../../controllers/resource-graph.js';
+import type { ResourceGraph } from '../../../controllers/compiled-resource-graph.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
 import { traceLineage, type ResourceNode } from '../../../app/explain/resource-lineage.js';
 
