@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { withStoredDefaults } from '../loaders/kubernetes/api-server-defaults.js';
 import { toKubernetesDocument } from '../loaders/kubernetes/kubernetes-shape.js';
+import type { KubernetesKindOf } from '../loaders/kubernetes/printed-owner-references.js';
 
 /** The timestamp printed for every resource with `--stable`. */
 export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
@@ -9,6 +10,11 @@ export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
 export interface DocumentOptions {
   /** Pin timestamps so output can be diffed. */
   readonly stable?: boolean;
+  /**
+   * The Kubernetes kinds of the types owner references name: a Kubernetes object's references
+   * print as kubectl's (`apiVersion`, `kind`, `name`, `uid`) for the owners it knows.
+   */
+  readonly ownerKinds?: KubernetesKindOf;
   /**
    * Keep a sensitive type's spec: for a document compared, never printed as it is (a test's
    * expectation; its diff masks the values, see `maskedDocumentFields`).
@@ -21,8 +27,10 @@ export interface DocumentOptions {
  * (namespace, type, id, version, owner, phase, created, updated, then labels, annotations,
  * finalizers and ownerReferences when not empty). Sensitive types print no spec. A resource of
  * a Kubernetes-shaped type (defined by a CRD) prints as Kubernetes writes it: `apiVersion`,
- * `kind`, `metadata`, then its spec's fields (see `loaders/kubernetes/kubernetes-shape.ts`); a
- * built-in kind's with the API server's defaults, as `kubectl get` prints the applied object.
+ * `kind`, `metadata` (with a derived `uid`, and owner references as kubectl's when
+ * `options.ownerKinds` knows the owners' kinds), then its spec's fields (see
+ * `loaders/kubernetes/kubernetes-shape.ts`); a built-in kind's with the API server's defaults, as
+ * `kubectl get` prints the applied object.
  */
 export function toDocument(
   resource: Resource,
@@ -52,7 +60,7 @@ export function toDocument(
   if (definition?.kubernetes === undefined) return document;
   // Kubernetes' own field, printed only in its shape: cosi's metadata keeps COSI's.
   metadata.generation = md.generation;
-  return toKubernetesDocument(document, definition.kubernetes);
+  return toKubernetesDocument(document, definition.kubernetes, options.ownerKinds);
 }
 
 /** RFC 3339 in UTC, without milliseconds when they are zero (as Go prints it). */

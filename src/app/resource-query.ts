@@ -11,12 +11,19 @@ import type { Resource } from '../engine/resource/resource.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
 import { didYouMean, didYouMeanType } from '../loaders/did-you-mean.js';
 import { rgdTypeNote } from '../loaders/kro/rgd-type-name.js';
+import type { KubernetesKindOf } from '../loaders/kubernetes/printed-owner-references.js';
+import { projectKubernetesKinds } from './project-kubernetes-kinds.js';
 
 /** Resources of one type, with its definition (if it has one). */
 export interface ResourceGroup {
   readonly type: string;
   readonly definition: ResourceDefinition | undefined;
   readonly resources: readonly Resource[];
+  /**
+   * The Kubernetes kinds of the owners the resources' references name, by the project's types
+   * and the built-in kinds: a Kubernetes object prints them as kubectl does (`toDocument`).
+   */
+  readonly ownerKinds?: KubernetesKindOf;
 }
 
 /** A type name a query could not resolve, said for a user (the CLI makes it a usage error). */
@@ -111,12 +118,14 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
   // types were asked for (`vm,host`, as kubectl prints them), else by type.
   const asked = only === undefined ? undefined : [...only];
   const rank = (type: string): number => asked?.indexOf(type) ?? 0;
+  const ownerKinds = projectKubernetesKinds(from.project.registry, undefined);
   return [...byType]
     .sort(([a], [b]) => rank(a) - rank(b) || compareStrings(a, b))
     .map(([type, resources]) => ({
       type,
       definition: from.project.registry.get(type),
       resources,
+      ownerKinds,
     }));
 }
 

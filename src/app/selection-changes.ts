@@ -2,6 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { compareStrings } from '../engine/compare-strings.js';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
+import type { KubernetesKindOf } from '../loaders/kubernetes/printed-owner-references.js';
+import { projectKubernetesKinds } from './project-kubernetes-kinds.js';
 import { pointerKey } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { TrackedSnapshot } from '../engine/state/snapshot-tracker.js';
@@ -20,6 +22,8 @@ export interface ResourceChange {
   readonly type: ResourceChangeType;
   readonly resource: Resource;
   readonly definition: ResourceDefinition | undefined;
+  /** The kinds of the owners its references name (see `ResourceGroup.ownerKinds`). */
+  readonly ownerKinds?: KubernetesKindOf;
 }
 
 /**
@@ -117,7 +121,12 @@ export class SelectionChanges {
   }
 
   #changeOf(from: QueriedState, type: ResourceChangeType, resource: Resource): ResourceChange {
-    return { type, resource, definition: from.project.registry.get(resource.metadata.type) };
+    return {
+      type,
+      resource,
+      definition: from.project.registry.get(resource.metadata.type),
+      ownerKinds: projectKubernetesKinds(from.project.registry, undefined),
+    };
   }
 }
 

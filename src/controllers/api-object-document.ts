@@ -5,7 +5,7 @@
 
 import type { Resource } from '../engine/resource/resource.js';
 import { isRecord } from '../engine/resource/plain-data.js';
-import { deterministicUid } from './deterministic-uid.js';
+import { objectUid } from '../engine/resource/object-uid.js';
 
 type Spec = Record<string, unknown>;
 
@@ -27,7 +27,12 @@ export function documentOf(
   // A cluster-scoped object has no namespace (cosi keeps it in `default`).
   if (namespaced) documentMetadata.namespace = metadata.namespace;
   else delete documentMetadata.namespace;
-  documentMetadata.uid = deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`);
+  // As cosi prints it (`metadata.uid`): a cluster-scoped object's is of no namespace.
+  documentMetadata.uid = objectUid(
+    metadata.type,
+    namespaced ? metadata.namespace : undefined,
+    metadata.id,
+  );
   documentMetadata.generation = metadata.generation;
   documentMetadata.resourceVersion = String(metadata.version);
   // As the API server sets it, a metav1.Time: RFC 3339 to the second (the run's clock).

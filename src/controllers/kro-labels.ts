@@ -6,7 +6,7 @@
 
 import type { Resource } from '../engine/resource/resource.js';
 import type { GraphNode, ResourceGraph } from './compiled-resource-graph.js';
-import { deterministicUid } from './deterministic-uid.js';
+import { objectUid } from '../engine/resource/object-uid.js';
 
 type Spec = Record<string, unknown>;
 
@@ -24,8 +24,10 @@ export function instanceLabels(graph: ResourceGraph): Record<string, string> {
   return {
     'kro.run/owned': 'true',
     'kro.run/kro-version': KRO_VERSION_LABEL_VALUE,
-    'kro.run/resource-graph-definition-id': deterministicUid(
-      `ResourceGraphDefinitions.kro.run//${graph.name}`,
+    'kro.run/resource-graph-definition-id': objectUid(
+      'ResourceGraphDefinitions.kro.run',
+      undefined,
+      graph.name,
     ),
     [GRAPH_LABEL]: graph.name,
   };
@@ -58,7 +60,11 @@ export function kroChildLabels(
   const labels: Record<string, string> = {
     [INSTANCE_LABEL]: instanceKey(instance),
     // The instance's uid as CEL sees it (`${schema.metadata.uid}`): deterministic offline.
-    'kro.run/instance-id': deterministicUid(`${type}/${namespace}/${id}`),
+    'kro.run/instance-id': objectUid(
+      type,
+      graph.instanceKind?.namespaced === false ? undefined : namespace,
+      id,
+    ),
     'app.kubernetes.io/managed-by': 'kro',
     'kro.run/owned': 'true',
     'kro.run/kro-version': KRO_VERSION_LABEL_VALUE,

@@ -4,29 +4,113 @@
  * collector takes them when it goes. cosi keeps the Tenant in `default`; the ConfigMaps are in
  * team-a and team-b, which Kubernetes allows for a cluster-scoped owner.
  */
-import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
-import { cli } from './run-cli.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments, stringify } from 'yaml';
+import { cli, REPO } from './run-cli.js';
 
 const FIXTURE = 'fixtures/cluster-scoped-owners';
+
+interface Printed {
+  kind: string;
+  metadata: Record<string, unknown> & { annotations?: Record<string, string> };
+}
+
+const printed = (yaml: string): Printed[] =>
+  parseAllDocuments(yaml).map((d) => d.toJS() as Printed);
+
+let scratch: string | undefined;
+afterEach(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
 
 describe('a cluster-scoped owner of objects in other namespaces', () => {
   it('cosi apply converges, each ConfigMap referencing its Tenant', async () => {
     const r = await cli(['apply', '-f', FIXTURE, '-o', 'yaml', '--stable']);
     expect(r.stderr).toMatch(/^converged,/);
     expect(r.code).toBe(0);
-    const configMaps = parseAllDocuments(r.stdout)
-      .map((d) => d.toJS() as { kind: string; metadata: Record<string, unknown> })
+    const documents = printed(r.stdout);
+    const configMaps = documents
       .filter((d) => d.kind === 'ConfigMap')
       .map((d) => [d.metadata.namespace, d.metadata.name, d.metadata.ownerReferences]);
-    const ref = (id: string): unknown => [
-      { type: 'Tenants.example.org', id, controller: true, blockOwnerDeletion: true },
+    // As kubectl prints a reference, the uid the Tenant itself prints.
+    const uidOf = (name: string): unknown =>
+      documents.find((d) => d.kind === 'Tenant' && d.metadata.name === name)?.metadata.uid;
+    expect(uidOf('acme')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    expect(uidOf('globex')).not.toBe(uidOf('acme'));
+    const ref = (name: string): unknown => [
+      {
+        apiVersion: 'example.org/v1',
+        kind: 'Tenant',
+        name,
+        uid: uidOf(name),
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ];
     expect(configMaps).toEqual([
       ['team-a', 'tenant-acme', ref('acme')],
       ['team-b', 'tenant-acme', ref('acme')],
       ['team-b', 'tenant-globex', ref('globex')],
     ]);
+  });
+
+  it('prints the same uids on every run', async () => {
+    const uids = async (): Promise<unknown[]> =>
+      printed((await cli(['apply', '-f', FIXTURE, '-o', 'yaml'])).stdout).map(
+        (d) => d.metadata.uid,
+      );
+    const first = await uids();
+    expect(new Set(first).size).toBe(5);
+    expect(await uids()).toEqual(first);
+  });
+
+  it('its printed objects read back to the same owner references', async () => {
+    const r = await cli(['apply', '-f', FIXTURE, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    // The ConfigMaps as a user's own manifests: without the annotation that marks them a
+    // controller's output, and without the controller, beside the Tenants and their CRD.
+    const documents = printed(r.stdout).map((d) => {
+      const { annotations: _annotations, ...metadata } = d.metadata;
+      return { ...d, metadata };
+    });
+    scratch = await mkdtemp(path.join(tmpdir(), 'cosi-owners-'));
+    const crds = await readFile(path.join(REPO, FIXTURE, 'crds.yaml'), 'utf8');
+    await writeFile(path.join(scratch, 'crds.yaml'), crds);
+    await writeFile(
+      path.join(scratch, 'objects.yaml'),
+      documents.map((d) => `---\n${stringify(d)}`).join(''),
+    );
+    const check = await cli(['check', '-f', scratch, '-o', 'json']);
+    expect(check.stdout).not.toContain('ownerReferences');
+    expect(check.code).toBe(0);
+    const again = await cli(['apply', '-f', scratch, '-o', 'yaml', '--stable']);
+    expect(again.code).toBe(0);
+    const references = (yaml: string): unknown[] =>
+      printed(yaml).map((d) => [
+        d.kind,
+        d.metadata.name,
+        d.metadata.uid,
+        d.metadata.ownerReferences,
+      ]);
+    expect(references(again.stdout)).toEqual(references(r.stdout));
+  });
+
+  it('cosi check --expect records the references as kubectl prints them, and passes again', async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'cosi-owners-'));
+    const update = await cli(['check', '-f', FIXTURE, '--expect', scratch, '--update']);
+    expect(update.code).toBe(0);
+    const golden = printed(await readFile(path.join(scratch, 'ConfigMaps.core.yaml'), 'utf8'));
+    expect(golden[0]?.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ apiVersion: 'example.org/v1', kind: 'Tenant', name: 'acme' }),
+    ]);
+    const check = await cli(['check', '-f', FIXTURE, '--expect', scratch]);
+    expect(check.code).toBe(0);
   });
 
   it('cosi check passes it', async () => {

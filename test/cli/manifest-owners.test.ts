@@ -16,6 +16,18 @@ describe('owner references written in manifests', () => {
       .items;
     const owned = items.filter((d) => d.metadata.ownerReferences !== undefined);
     expect(owned.map((d) => d.metadata.name)).toEqual(['web-config']);
+    // As the manifest wrote it, with the uid the Deployment prints (cosi's, not the cluster's).
+    const deployment = items.find((d) => d.metadata.name === 'web');
+    expect(owned[0]?.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: 'web',
+        uid: deployment?.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
   });
 
   it('cosi test: the ConfigMap goes with its Deployment, the other stays', async () => {

@@ -75,12 +75,17 @@ const VOLATILE_FIELDS = [
  */
 function goldenDocument(
   resource: Resource,
-  definition: ResourceDefinition | undefined,
+  group: Pick<ResourceGroup, 'definition' | 'ownerKinds'>,
   options: GoldenOptions,
   fingerprint: Fingerprinter | undefined,
 ): Record<string, unknown> {
+  const { definition, ownerKinds } = group;
   const sensitive = definition?.sensitivity === 'sensitive';
-  const printed = toDocument(resource, definition, { stable: true, includeSensitive: sensitive });
+  const printed = toDocument(resource, definition, {
+    stable: true,
+    includeSensitive: sensitive,
+    ...(ownerKinds === undefined ? {} : { ownerKinds }),
+  });
   const { namespace, type, id } = resource.metadata;
   const doc = sensitive
     ? sealDocument(printed, definition, `${namespace}/${type}/${id}`, fingerprint)
@@ -107,7 +112,7 @@ async function actualDocuments(
   for (const group of groups) {
     for (const resource of group.resources) {
       const doc = JSON.parse(
-        JSON.stringify(goldenDocument(resource, group.definition, options, fingerprint)),
+        JSON.stringify(goldenDocument(resource, group, options, fingerprint)),
       ) as Record<string, unknown>;
       const { namespace, type, id } = resource.metadata;
       out.set(`${namespace}/${type}/${id}`, doc);
@@ -229,7 +234,7 @@ export async function writeExpectations(
     for (const group of groups) {
       const name = `${group.type}.yaml`;
       const text = group.resources
-        .map((r) => `---\n${outputYaml(goldenDocument(r, group.definition, options, fingerprint))}`)
+        .map((r) => `---\n${outputYaml(goldenDocument(r, group, options, fingerprint))}`)
         .join('');
       current = path.join(displayDir, name);
       written.push(name);

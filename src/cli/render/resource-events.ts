@@ -48,7 +48,10 @@ export function createResourceEventWriter(
     return tableWriter(format === 'wide', write, options);
   const events = options.events === true && takesWatchEvents(format);
   const document = (change: ResourceChange): unknown => {
-    const object = toDocument(change.resource, change.definition, options);
+    const object = toDocument(change.resource, change.definition, {
+      ...options,
+      ...(change.ownerKinds === undefined ? {} : { ownerKinds: change.ownerKinds }),
+    });
     return events ? { type: change.type, object } : object;
   };
   let printed = false;
@@ -64,7 +67,11 @@ export function createResourceEventWriter(
     // Templates and custom columns: the one resource, in the format; a custom-columns header
     // only before the first.
     let text = '';
-    const group = { type: change.resource.metadata.type, definition: change.definition };
+    const group = {
+      type: change.resource.metadata.type,
+      definition: change.definition,
+      ...(change.ownerKinds === undefined ? {} : { ownerKinds: change.ownerKinds }),
+    };
     writeResources([{ ...group, resources: [change.resource] }], format, (t) => (text += t), {
       ...options,
       noHeaders: options.noHeaders === true || printed,
@@ -80,7 +87,12 @@ export function createResourceEventWriter(
     initial: (groups) => {
       for (const group of groups) {
         for (const resource of group.resources) {
-          each({ type: 'ADDED', resource, definition: group.definition });
+          each({
+            type: 'ADDED',
+            resource,
+            definition: group.definition,
+            ...(group.ownerKinds === undefined ? {} : { ownerKinds: group.ownerKinds }),
+          });
         }
       }
     },

@@ -137,7 +137,11 @@ function writeFormat(
     return;
   }
   const documents = function* (): Generator {
-    for (const g of groups) for (const r of g.resources) yield toDocument(r, g.definition, options);
+    for (const g of groups) {
+      const printed =
+        g.ownerKinds === undefined ? options : { ...options, ownerKinds: g.ownerKinds };
+      for (const r of g.resources) yield toDocument(r, g.definition, printed);
+    }
   };
   if (format === 'yaml') {
     for (const d of documents()) {

@@ -18,11 +18,16 @@
  *
  * Output writes the same shape back: `apiVersion`, `kind`, `metadata` (name, namespace unless the
  * type is cluster-scoped, labels, annotations, `resourceVersion` from the version, `generation`
- * for the kinds that have one, `creationTimestamp`), then the spec's fields. cosi's owner and phase, which Kubernetes has no
+ * for the kinds that have one, `creationTimestamp`, `finalizers`, `ownerReferences` as kubectl
+ * prints them, and a `uid` derived from the type, namespace and name, `object-uid.ts`), then the
+ * spec's fields. cosi's owner and phase, which Kubernetes has no
  * field for, are the annotations `cosi.dev/owner` and `cosi.dev/phase`.
  */
 
 import type { KubernetesKind } from '../../engine/resource/definition.js';
+import type { OwnerReference } from '../../engine/resource/metadata.js';
+import { objectUid } from '../../engine/resource/object-uid.js';
+import { printedOwnerReferences, type KubernetesKindOf } from './printed-owner-references.js';
 import { DNS1123_LABEL, dns1123LabelProblems } from './label-syntax.js';
 import type { DocumentReport } from '../document-report.js';
 import {
@@ -247,11 +252,13 @@ function readField(
 
 /**
  * cosi's printed document (`{ metadata, spec? }`, as `cosi get -o yaml` writes it) in the
- * Kubernetes shape of its type: see the module comment.
+ * Kubernetes shape of its type: see the module comment. `ownerKinds` tells the kinds of the
+ * owners its references name (`printed-owner-references.ts`).
  */
 export function toKubernetesDocument(
   document: { readonly metadata: Record<string, unknown>; readonly spec?: unknown },
   kind: KubernetesKind,
+  ownerKinds?: KubernetesKindOf,
 ): Record<string, unknown> {
   const md = document.metadata;
   const metadata: Record<string, unknown> = { name: md.id };
@@ -269,7 +276,18 @@ export function toKubernetesDocument(
   metadata.creationTimestamp =
     typeof md.created === 'string' ? md.created.replace(/\.\d+Z$/, 'Z') : md.created;
   if (md.finalizers !== undefined) metadata.finalizers = md.finalizers;
-  if (md.ownerReferences !== undefined) metadata.ownerReferences = md.ownerReferences;
+  if (Array.isArray(md.ownerReferences)) {
+    metadata.ownerReferences = printedOwnerReferences(
+      md.ownerReferences as OwnerReference[],
+      md.namespace as string,
+      ownerKinds,
+    );
+  }
+  metadata.uid = objectUid(
+    md.type as string,
+    kind.namespaced ? (md.namespace as string) : undefined,
+    md.id as string,
+  );
   const out: Record<string, unknown> = { apiVersion: kind.apiVersion, kind: kind.kind, metadata };
   if (isPlainObject(document.spec)) {
     for (const [key, value] of Object.entries(document.spec)) {

@@ -370,6 +370,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             const actual = toDocument(resource, definition, {
               stable: true,
               includeSensitive: true,
+              ownerKinds: (type) => project.project.runtime.kubernetesKind(type),
             });
             const expected = withResolvedType(document, pointer);
             if (placedAt(at, () => matchesPartially(actual, expected))) return [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createDefinition } from '../../../src/engine/resource/definition.js';
+import { objectUid } from '../../../src/engine/resource/object-uid.js';
 import { freezeResource, newResource } from '../../../src/engine/resource/resource.js';
 import type { ResourceChange } from '../../../src/app/selection-changes.js';
 import { createResourceEventWriter } from '../../../src/cli/render/resource-events.js';
@@ -158,5 +159,48 @@ describe('get -w output', () => {
     expect(print({ jsonpath: '{.spec.cpus}' }, {}, [change('MODIFIED', 'a', 7, 2)])).toBe(
       '1\n2\n7\n',
     );
+  });
+
+  it('a Kubernetes object names its owner as kubectl does, listed first and in a change alike', () => {
+    const kinds = {
+      'ConfigMaps.core': { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
+      'Tenants.example.org': { apiVersion: 'example.org/v1', kind: 'Tenant', namespaced: false },
+    } as const;
+    const ownerKinds = (type: string) => kinds[type as keyof typeof kinds];
+    const configMaps = createDefinition({
+      type: 'ConfigMaps.core',
+      kubernetes: kinds['ConfigMaps.core'],
+    });
+    const owned = (id: string, version: number) => {
+      const draft = newResource(
+        { namespace: 'team-a', type: 'ConfigMaps.core', id },
+        { data: { tenant: 'acme' } },
+        { ownerReferences: [{ type: 'Tenants.example.org', id: 'acme', controller: true }] },
+      );
+      return freezeResource({ ...draft, metadata: { ...draft.metadata, version } });
+    };
+    let out = '';
+    const writer = createResourceEventWriter('yaml', (text) => (out += text), { stable: true });
+    writer.initial([
+      { type: 'ConfigMaps.core', definition: configMaps, resources: [owned('a', 1)], ownerKinds },
+    ]);
+    writer.change({
+      type: 'MODIFIED',
+      resource: owned('a', 2),
+      definition: configMaps,
+      ownerKinds,
+    });
+    const references = out
+      .split('---\n')
+      .filter((text) => text !== '')
+      .map((text) => (parse(text) as { metadata: { ownerReferences: unknown } }).metadata);
+    const reference = {
+      apiVersion: 'example.org/v1',
+      kind: 'Tenant',
+      name: 'acme',
+      uid: objectUid('Tenants.example.org', undefined, 'acme'),
+      controller: true,
+    };
+    expect(references.map((m) => m.ownerReferences)).toEqual([[reference], [reference]]);
   });
 });

@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { toDocument } from '../../../src/app/output-document.js';
 import { createDefinition } from '../../../src/engine/resource/definition.js';
+import { objectUid } from '../../../src/engine/resource/object-uid.js';
 import { newResource } from '../../../src/engine/resource/resource.js';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { loadManifests, type ManifestFile } from '../../../src/loaders/load-manifests.js';
@@ -453,6 +454,8 @@ describe('Kubernetes-shaped manifests', () => {
       annotations: { 'cosi.dev/owner': 'backup-controller' },
       resourceVersion: '0',
       creationTimestamp: '2025-01-01T00:00:00Z',
+      // Of the kind and name only: not of the namespace cosi keeps a cluster-scoped object in.
+      uid: objectUid('ClusterBackups.example.org', undefined, 'b'),
     });
     expect(printed.spec).toEqual({ keep: 1 });
     // Unpinned, to the second as the API server writes a metav1.Time, not cosi's milliseconds.
