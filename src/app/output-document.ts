@@ -3,6 +3,7 @@ import type { Resource } from '../engine/resource/resource.js';
 import { withStoredDefaults } from '../loaders/kubernetes/api-server-defaults.js';
 import { toKubernetesDocument } from '../loaders/kubernetes/kubernetes-shape.js';
 import type { KubernetesKindOf } from '../loaders/kubernetes/printed-owner-references.js';
+import { kubernetesFinalizer } from './printed-finalizers.js';
 
 /** The timestamp printed for every resource with `--stable`. */
 export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
@@ -27,10 +28,10 @@ export interface DocumentOptions {
  * (namespace, type, id, version, owner, phase, created, updated, then labels, annotations,
  * finalizers and ownerReferences when not empty). Sensitive types print no spec. A resource of
  * a Kubernetes-shaped type (defined by a CRD) prints as Kubernetes writes it: `apiVersion`,
- * `kind`, `metadata` (with a derived `uid`, and owner references as kubectl's when
- * `options.ownerKinds` knows the owners' kinds), then its spec's fields (see
- * `loaders/kubernetes/kubernetes-shape.ts`); a built-in kind's with the API server's defaults, as
- * `kubectl get` prints the applied object.
+ * `kind`, `metadata` (with a derived `uid`, cosi's controllers' finalizers qualified, and owner
+ * references as kubectl's when `options.ownerKinds` knows the owners' kinds), then its spec's
+ * fields (see `loaders/kubernetes/kubernetes-shape.ts`); a built-in kind's with the API server's
+ * defaults, as `kubectl get` prints the applied object.
  */
 export function toDocument(
   resource: Resource,
@@ -60,6 +61,7 @@ export function toDocument(
   if (definition?.kubernetes === undefined) return document;
   // Kubernetes' own field, printed only in its shape: cosi's metadata keeps COSI's.
   metadata.generation = md.generation;
+  if (md.finalizers.length > 0) metadata.finalizers = md.finalizers.map(kubernetesFinalizer);
   return toKubernetesDocument(document, definition.kubernetes, options.ownerKinds);
 }
 
