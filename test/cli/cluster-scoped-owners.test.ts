@@ -124,4 +124,31 @@ describe('a cluster-scoped owner of objects in other namespaces', () => {
     expect(r.stdout).toContain('scenarios: 1 passed, 0 failed (steps: 5 passed, 0 failed)');
     expect(r.code).toBe(0);
   });
+
+  it("cosi test says why an expectation naming the owner in cosi's shape does not match", async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'cosi-owners-'));
+    const file = path.join(scratch, 'old-shape.cosi-test.yaml');
+    await writeFile(
+      file,
+      [
+        'name: an owner reference written as cosi prints its own',
+        `manifests: ${path.join(REPO, FIXTURE)}`,
+        'steps:',
+        '  - expect:',
+        '      apiVersion: v1',
+        '      kind: ConfigMap',
+        '      metadata:',
+        '        name: tenant-acme',
+        '        namespace: team-a',
+        '        ownerReferences: [{ type: Tenants.example.org, id: acme }]',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli(['test', file]);
+    expect(r.stdout).toContain(
+      'differs from the expected document; metadata.ownerReferences.0 names its owner by type and id',
+    );
+    expect(r.stdout).toContain('written as kubectl prints them (apiVersion, kind, name;');
+    expect(r.code).toBe(1);
+  });
 });
