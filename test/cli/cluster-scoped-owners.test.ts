@@ -113,6 +113,15 @@ describe('a cluster-scoped owner of objects in other namespaces', () => {
     expect(check.code).toBe(0);
   });
 
+  it('get --sort-by reaches the references as they print', async () => {
+    const by = '.metadata.ownerReferences[0].name';
+    const r = await cli(['get', 'configmaps', '-f', FIXTURE, '-A', '--sort-by', by, '-o', 'name']);
+    expect(r.stdout).toBe(
+      'configmap/tenant-acme\nconfigmap/tenant-acme\nconfigmap/tenant-globex\n',
+    );
+    expect(r.code).toBe(0);
+  });
+
   it('cosi check passes it', async () => {
     const r = await cli(['check', '-f', FIXTURE]);
     expect(r.stdout).toContain('controllers: 2 passed, 0 failed');

@@ -58,7 +58,14 @@ export function sortResourceGroups(
     keyed: group.resources.map((resource, index) => ({
       resource,
       index,
-      key: sortKey(sortBy, toDocument(resource, group.definition)),
+      key: sortKey(
+        sortBy,
+        toDocument(
+          resource,
+          group.definition,
+          group.ownerKinds === undefined ? {} : { ownerKinds: group.ownerKinds },
+        ),
+      ),
     })),
   }));
   if (options.requireValue === true) {
