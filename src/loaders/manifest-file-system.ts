@@ -6,6 +6,9 @@ import { decodeManifest } from './decode-manifest.js';
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import type { AppliedBy } from './applied-by.js';
 
+/** Files read at once: enough to keep the disk busy, few enough to stay clear of EMFILE. */
+export const READ_CONCURRENCY = 32;
+
 /** A directory entry, as `readdir` with `withFileTypes` gives it. */
 export interface ManifestDirEntry {
   readonly name: string;

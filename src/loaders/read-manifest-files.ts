@@ -5,14 +5,15 @@
 
 import { EncodingError } from './decode-manifest.js';
 import { createFinding, type Finding } from './finding.js';
-import type { FoundFile, ManifestFileSystem } from './manifest-file-system.js';
+import {
+  READ_CONCURRENCY,
+  type FoundFile,
+  type ManifestFileSystem,
+} from './manifest-file-system.js';
 import { cannotRead } from './unreadable-file.js';
 
 /** What reading one file gave: its text, or the `unreadable-file` finding. */
 export type FileRead = { readonly text: string } | { readonly finding: Finding };
-
-/** Files read at once: enough to keep the disk busy, few enough to stay clear of EMFILE. */
-export const READ_CONCURRENCY = 32;
 
 /**
  * Reads one file as UTF-8 text. Never throws: a file that cannot be read, or is not UTF-8, is a

@@ -374,6 +374,9 @@ export function hiddenDirectory(dir: string, files: readonly string[]): Unrender
 /** A JSON file's name, read in a directory (as kubectl and kubeconform read them). */
 export const JSON_FILE = /\.json$/i;
 
+/** A YAML file's name, read in a directory. */
+export const YAML_FILE = /\.ya?ml$/i;
+
 /**
  * An `apiVersion` or `kind` key, where a text that is not strict JSON may have one: quoted as JSON
  * quotes it, or, where a key begins (after `{`, `,` or at a line's start), unquoted or in single

@@ -1,7 +1,9 @@
 /**
  * The walking half of the manifest reader: which files below the given paths are manifests,
  * reading only those a name alone cannot tell (kustomizations, tests, other tools' files, JSON).
- * The reading half is `read-manifest-files.ts`.
+ * The reading half is `read-manifest-files.ts`. What the walk met is kept in a
+ * `ManifestWalkRecord`, which the phases that read files once the walk is over add to
+ * (`walked-kustomizations.ts`, `walked-tests.ts`).
  */
 
 import * as path from 'node:path';
@@ -12,6 +14,7 @@ import { createFinding, type Finding, type FindingCode } from './finding.js';
 import {
   errorCode,
   nodeFileSystem,
+  READ_CONCURRENCY,
   type ManifestDirEntry,
   type FoundFile,
   type ManifestFileSystem,
@@ -22,7 +25,7 @@ import { ManifestTooLargeError } from './manifest-size.js';
 import { objectHeadOf } from './object-head.js';
 import type { AppliedBy } from './applied-by.js';
 import { POLICY_TEST_FILE, policyTest, type PolicyTestTool } from './policy-tests.js';
-import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
+import { readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
   GO_TEST_DATA_DIRECTORY,
@@ -37,19 +40,19 @@ import {
   isConventionalStep,
   isJsonManifest,
   isKustomizationFile,
-  isObjectNotKustomization,
   isObjectNotToolFile,
   JSON_FILE,
   jsonFile,
-  kustomization,
-  kustomizationInputs,
   kustomizeInput,
   testAssertion,
   toolFile,
   toolFileOf,
   type UnrenderedSource,
+  YAML_FILE,
 } from './unrendered-sources.js';
-import { encloses, isBelow } from './path-containment.js';
+import { ManifestWalkRecord, type NamedFile } from './manifest-walk-record.js';
+import { WalkedKustomizations } from './walked-kustomizations.js';
+import { encloses } from './path-containment.js';
 import { inApplyOrder, WalkedTests } from './walked-tests.js';
 
 /** What {@link walkManifestTree} returns. */
@@ -84,8 +87,6 @@ export interface WalkManifestTreeOptions {
 
 /** The path that stands for the standard input in a list of paths (`-f -`). */
 export const STDIN_PATH = '-';
-
-const YAML_FILE = /\.ya?ml$/i;
 
 /**
  * The directories of a Helm chart that are Helm's: what it renders (`templates/`), its
@@ -154,21 +155,6 @@ async function isGlob(given: string): Promise<boolean> {
   return (await import('tinyglobby')).isDynamicPattern(given);
 }
 
-/** A file met or named, with its real path, read before the walk decides what it is. */
-interface NamedFile extends FoundFile {
-  readonly real: string;
-  /** Whether it was named on the command line (or matched by a glob). */
-  readonly named: boolean;
-}
-
-/** A file a kustomization names as other than a resource, live or in a comment. */
-interface KustomizeInputOf {
-  readonly file: string;
-  /** The kustomization, as shown. */
-  readonly by: string;
-  readonly commented: boolean;
-}
-
 /**
  * Whether a name met in a directory holds U+FFFD: the name Node gives for one in bytes that are
  * not UTF-8, which then opens nothing (ENOENT) though the directory lists it.
@@ -179,34 +165,7 @@ function hasUndecodedName(name: string): boolean {
 
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
 class ManifestWalker {
-  readonly findings: Finding[] = [];
-  /** Real path -> the file, so that a file reached twice is read once. */
-  readonly #files = new Map<string, FoundFile>();
   readonly #walkedDirs = new Set<string>();
-  /** Real paths of the files given by name (or matched by a glob): read whatever they are. */
-  readonly #named = new Set<string>();
-  /**
-   * Real path of a file a kustomization names as a patch or configuration (or as a patch in a
-   * comment) -> the kustomization.
-   */
-  readonly #kustomizeInputs = new Map<string, KustomizeInputOf>();
-  readonly #unrendered: UnrenderedSource[] = [];
-  /**
-   * The charts set aside, each with its note's place in {@link #unrendered} and the files and
-   * directories at its root the note names as not read (`upstream.yaml`, `files/`): a file a
-   * kustomization lists as a resource is read after all, and its name leaves the note.
-   */
-  readonly #charts: {
-    readonly index: number;
-    readonly display: string;
-    readonly absolute: string;
-    readonly others: readonly string[];
-  }[] = [];
-  /**
-   * The kustomizations met or named, read once the walk is over (see {@link readKustomizations}):
-   * set aside then, unless one holds an object of another kind.
-   */
-  readonly #kustomizations: NamedFile[] = [];
   /**
    * The files met that another tool reads by their name, with what they are: read once the walk
    * is over (see {@link readToolFiles}), and set aside unless one holds a Kubernetes object.
@@ -216,8 +175,6 @@ class ManifestWalker {
   readonly #hiddenDirs: FoundFile[] = [];
   /** The directories (absolute) of the numbered steps met (`00-install.yaml`): tests' directories. */
   readonly #conventionalStepDirs = new Set<string>();
-  /** Real paths of the JSON files met in directories, read once the walk is over. */
-  readonly #walkedJson = new Set<string>();
   /** Real paths of the walked JSON files that are no manifests (see {@link readJsonFiles}). */
   readonly #notManifests = new Set<string>();
   /** The chainsaw tests met, read once the walk is over (see {@link readChainsawTests}). */
@@ -230,8 +187,6 @@ class ManifestWalker {
    * test and the namespace it applies it in, or `null` when more than one test applies it.
    */
   readonly #appliedByTests = new Map<string, AppliedBy | null>();
-  /** Real paths of every file the walk met or was given, whatever it made of it. */
-  readonly #met = new Set<string>();
   /** Real paths of the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`). */
   readonly #policyTestCandidates = new Set<string>();
   /** Real path of a walked policy test -> its tool (see {@link readPolicyTests}). */
@@ -246,16 +201,19 @@ class ManifestWalker {
   /** The tests the walk met, read once it is over: what they make of the files they name. */
   readonly #tests: WalkedTests;
 
-  constructor(
-    readonly fs: ManifestFileSystem,
-    readonly cwd: string,
-    readonly ignored: Ignore | undefined,
-  ) {
+  /** What the walk met, which the phases after it read and add to. */
+  readonly #record: ManifestWalkRecord;
+  /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
+  readonly #kustomizations: WalkedKustomizations;
+
+  constructor(fs: ManifestFileSystem, cwd: string, ignored: Ignore | undefined) {
+    this.#record = new ManifestWalkRecord(fs, cwd, ignored);
+    this.#kustomizations = new WalkedKustomizations(this.#record);
     this.#tests = new WalkedTests({
       fs,
-      findings: this.findings,
-      files: this.#files,
-      named: this.#named,
+      findings: this.#record.findings,
+      files: this.#record.files,
+      named: this.#record.named,
       chainsawTests: this.#chainsawTests,
       conventionalAssertions: this.#conventionalAssertions,
       conventionalStepDirs: this.#conventionalStepDirs,
@@ -264,10 +222,10 @@ class ManifestWalker {
       applyOrder: this.#applyOrder,
       policyTests: this.#policyTests,
       policyTestUses: this.#policyTestUses,
-      realDirs: async (files) => this.#realDirs(files),
-      namedRealpaths: async (named) => this.#namedRealpaths(named),
+      realDirs: async (files) => this.#record.realDirs(files),
+      namedRealpaths: async (named) => this.#record.namedRealpaths(named),
       addNamedOutside: async (named, reals) => this.#addNamedOutside(named, reals),
-      namedApartFrom: (real, dir) => this.#namedApartFrom(real, dir),
+      namedApartFrom: (real, dir) => this.#record.namedApartFrom(real, dir),
     });
   }
 
@@ -282,10 +240,10 @@ class ManifestWalker {
       );
       return;
     }
-    const absolute = path.resolve(this.cwd, given);
+    const absolute = path.resolve(this.#record.cwd, given);
     let stats: ManifestStats;
     try {
-      stats = await this.fs.stat(absolute);
+      stats = await this.#record.fs.stat(absolute);
     } catch (error) {
       const code = errorCode(error);
       if ((code === 'ENOENT' || code === 'ENOTDIR') && (await isGlob(given))) {
@@ -301,9 +259,9 @@ class ManifestWalker {
       const real = await this.#realpath(given, absolute);
       // A directory named on purpose is walked whatever the ignore patterns say of it: `--ignore
       // crds` keeps the CRDs out of `cosi check .`, not out of `--definitions crds`.
-      if (this.#isIgnored(absolute, true)) this.#namedIgnored.push(absolute);
-      this.#roots.push(absolute);
-      if (real !== undefined) this.#namedRoots.push(real);
+      if (this.#record.isIgnored(absolute, true)) this.#record.namedIgnored.push(absolute);
+      this.#record.roots.push(absolute);
+      if (real !== undefined) this.#record.namedRoots.push(real);
       // Walked once, when a glob names it and the directory above it too (`m/**`).
       if (real !== undefined && !this.#walkedDirs.has(real)) {
         await this.#walk(given, absolute, real, new Set([real]));
@@ -311,24 +269,26 @@ class ManifestWalker {
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
       if (real === undefined) return;
-      this.#met.add(real);
+      this.#record.met.add(real);
       if (isKustomizationFile(path.basename(absolute))) {
         // `cosi check *.yaml`: a kustomization is never a manifest, named or not; unless it holds
         // an object of another kind (see readKustomizations).
-        this.#addKustomization({ display: given, absolute, real, named: true });
+        this.#kustomizations.add({ display: given, absolute, real, named: true });
         return;
       }
-      this.#named.add(real);
-      this.#addFile(real, given, absolute);
+      this.#record.named.add(real);
+      this.#record.addFile(real, given, absolute);
     } else if (stats.isFIFO?.() === true || stats.isCharacterDevice?.() === true) {
       // `-f <(kustomize build overlays/prod)`, `-f /dev/stdin`: named, so read as a file is,
       // once. A pipe has no path of its own to resolve.
-      const real = await this.fs.realpath(absolute).catch(() => absolute);
-      this.#met.add(real);
-      this.#named.add(real);
-      this.#addFile(real, given, absolute, true);
+      const real = await this.#record.fs.realpath(absolute).catch(() => absolute);
+      this.#record.met.add(real);
+      this.#record.named.add(real);
+      this.#record.addFile(real, given, absolute, true);
     } else {
-      this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
+      this.#record.findings.push(
+        unreadableFile(given, `${given} is not a regular file or a directory`),
+      );
     }
   }
 
@@ -341,19 +301,19 @@ class ManifestWalker {
    */
   async #addGlob(pattern: string): Promise<void> {
     const { globMatches } = await import('./glob-matches.js');
-    const { paths, others } = await globMatches(this.fs, this.cwd, pattern);
+    const { paths, others } = await globMatches(this.#record.fs, this.#record.cwd, pattern);
     if (paths.length === 0 && others.length === 0) {
       this.#report('path-not-found', pattern, `${pattern} matches no file or directory`);
       return;
     }
     for (const match of paths) await this.addPath(match);
     // One in a directory matched was reported by its walk (`m/**`).
-    const reported = new Set(this.findings.map((finding) => finding.file));
+    const reported = new Set(this.#record.findings.map((finding) => finding.file));
     for (const other of others) {
       if (reported.has(other)) continue;
       try {
-        await this.fs.stat(path.resolve(this.cwd, other));
-        this.findings.push(unreadableFile(other, `${other} is not a regular file`));
+        await this.#record.fs.stat(path.resolve(this.#record.cwd, other));
+        this.#record.findings.push(unreadableFile(other, `${other} is not a regular file`));
       } catch (error) {
         this.#reportError(other, error);
       }
@@ -369,102 +329,11 @@ class ManifestWalker {
    */
   async #isHelmChartFile(absolute: string): Promise<boolean> {
     try {
-      if (!(await this.fs.stat(absolute)).isFile()) return false;
-      return objectHeadOf(await this.fs.readFile(absolute)) === undefined;
+      if (!(await this.#record.fs.stat(absolute)).isFile()) return false;
+      return objectHeadOf(await this.#record.fs.readFile(absolute)) === undefined;
     } catch {
       return true;
     }
-  }
-
-  /**
-   * Keeps a kustomization met, once: a glob that matches its directory and the file too (`'**'`)
-   * meets it twice. Named, it is the named one.
-   */
-  #addKustomization(found: NamedFile): void {
-    const at = this.#kustomizationAt.get(found.real);
-    if (at === undefined) {
-      this.#kustomizationAt.set(found.real, this.#kustomizations.length);
-      this.#kustomizations.push(found);
-    } else if (found.named) this.#kustomizations[at] = found;
-  }
-
-  /** Where each kustomization met is in `#kustomizations`, by real path. */
-  readonly #kustomizationAt = new Map<string, number>();
-
-  /** Directories named on purpose that the ignore patterns would skip: walked without them. */
-  readonly #namedIgnored: string[] = [];
-
-  /** The directories named on the command line, absolute. */
-  readonly #roots: string[] = [];
-
-  /** The directories named on the command line, real. */
-  readonly #namedRoots: string[] = [];
-
-  /** The working directory, real (once asked for). */
-  #realCwd: Promise<string> | undefined;
-
-  /**
-   * Whether what a walk reached through a symlink, or a test names, is inside the checked tree:
-   * below the working directory or a directory named on the command line, or a file named there.
-   * One outside (`leak.yaml -> /proc/self/environ`, a test's `file:
-   * ../../../../home/runner/.docker/config.json`) is not read: a pull request checked in CI would
-   * have its findings quote what the machine holds there.
-   */
-  async #isInside(real: string): Promise<boolean> {
-    this.#realCwd ??= this.fs.realpath(this.cwd).catch(() => this.cwd);
-    const cwd = await this.#realCwd;
-    return (
-      this.#named.has(real) ||
-      [cwd, ...this.#namedRoots].some((root) => real === root || isBelow(real, root))
-    );
-  }
-
-  /** Says that `display`, which leads to `real` outside the checked tree, is not read. */
-  #reportOutside(display: string, real: string, by?: string): void {
-    const named = by === undefined ? `${display} links to ${real}` : `${by} names ${display}`;
-    this.findings.push(
-      unreadableFile(
-        display,
-        `${named}, outside the working directory and the directories checked: not read (name it to check it)`,
-      ),
-    );
-  }
-
-  /**
-   * Whether the file at `real` is below a directory named on the command line that the
-   * kustomization's or test's directory `dir` is not in: such a file is read, not set aside, as
-   * a directory named on purpose is walked whatever an outsider says of it (`cosi check .
-   * manifests` with a root kustomization that names `manifests/web.yaml` as a patch).
-   */
-  #namedApartFrom(real: string, dir: string): boolean {
-    return this.#namedRoots.some(
-      (root) => isBelow(real, root) && dir !== root && !isBelow(dir, root),
-    );
-  }
-
-  /**
-   * Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking: matched
-   * against its path relative to the working directory or, outside it (`cosi check -f
-   * /elsewhere`), relative to the directory named that holds it, so that `*.cosi-test.yaml` and
-   * `drafts/` skip there too.
-   */
-  #isIgnored(absolute: string, isDirectory: boolean): boolean {
-    if (this.ignored === undefined) return false;
-    if (this.#namedIgnored.some((root) => absolute.startsWith(`${root}${path.sep}`))) return false;
-    let relative = path.relative(this.cwd, absolute);
-    if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) {
-      const root = this.#roots
-        .filter((r) => absolute.startsWith(`${r}${path.sep}`))
-        .reduce<string | undefined>(
-          (a, b) => (a === undefined || b.length > a.length ? b : a),
-          undefined,
-        );
-      if (root === undefined) return false;
-      relative = path.relative(root, absolute);
-    }
-    if (relative === '') return false;
-    const posix = relative.split(path.sep).join('/');
-    return this.ignored.ignores(isDirectory ? `${posix}/` : posix);
   }
 
   /**
@@ -474,12 +343,12 @@ class ManifestWalker {
    */
   tree(): ManifestTree {
     const files: FoundFile[] = [];
-    const unrendered = [...this.#unrendered];
+    const unrendered = [...this.#record.unrendered];
     const conventionalTests = this.#conventionalTests();
     const applyOrder = new Map<FoundFile, number>();
-    for (const [real, file] of this.#files) {
-      const named = this.#named.has(real);
-      const by = named ? undefined : this.#kustomizeInputs.get(real);
+    for (const [real, file] of this.#record.files) {
+      const named = this.#record.named.has(real);
+      const by = named ? undefined : this.#kustomizations.inputOf(real);
       const test = named || this.#appliedByTests.has(real) ? undefined : this.#testPartial(real);
       if (by !== undefined) unrendered.push(kustomizeInput(file.display, by.by, by.commented));
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
@@ -512,7 +381,7 @@ class ManifestWalker {
     files.sort((a, b) => compareStrings(a.display, b.display));
     return {
       files: inApplyOrder(files, applyOrder),
-      findings: this.findings,
+      findings: this.#record.findings,
       unrendered: unrendered.sort((a, b) => compareStrings(a.path, b.path)),
     };
   }
@@ -547,6 +416,11 @@ class ManifestWalker {
     return this.#tests.readPolicyTests();
   }
 
+  /** See {@link WalkedKustomizations.read}. */
+  async readKustomizations(): Promise<void> {
+    return this.#kustomizations.read();
+  }
+
   /**
    * Reads the files the walk met that another tool reads by their name: each is set aside (see
    * {@link tree}) unless its first document is a Kubernetes object ({@link isObjectNotToolFile}:
@@ -554,11 +428,12 @@ class ManifestWalker {
    * read is set aside as its name says.
    */
   async readToolFiles(): Promise<void> {
-    const reads = await readManifestFiles(this.fs, this.#toolFiles);
+    const reads = await readManifestFiles(this.#record.fs, this.#toolFiles);
     reads.forEach((read, i) => {
       const { display, absolute, real, what } = this.#toolFiles[i] as NamedFile & { what: string };
-      if ('text' in read && isObjectNotToolFile(read.text)) this.#addFile(real, display, absolute);
-      else this.#unrendered.push(toolFile(display, what));
+      if ('text' in read && isObjectNotToolFile(read.text))
+        this.#record.addFile(real, display, absolute);
+      else this.#record.unrendered.push(toolFile(display, what));
     });
   }
 
@@ -568,132 +443,9 @@ class ManifestWalker {
    */
   async readHiddenDirectories(): Promise<void> {
     if (this.#hiddenDirs.length === 0) return;
-    const read = new Set([...this.#files.values()].map((file) => file.absolute));
-    const said = await hiddenManifestDirectories(this.fs, this.#hiddenDirs, read);
-    this.#unrendered.push(...said);
-  }
-
-  /**
-   * Reads the kustomizations the walk met, a few at a time, for the files they name that are not
-   * resources, which are then set aside too (see {@link tree}). One that cannot be read, or is
-   * not YAML, is reported.
-   */
-  async readKustomizations(): Promise<void> {
-    const reads = await readManifestFiles(this.fs, this.#kustomizations);
-    const named: (KustomizeInputOf & { readonly dir: string })[] = [];
-    const resources: { readonly file: string }[] = [];
-    const resourceDirs: { readonly file: string; readonly dir: string; readonly shown: string }[] =
-      [];
-    const dirs = await this.#realDirs(this.#kustomizations);
-    reads.forEach((read, i) => {
-      const found = this.#kustomizations[i] as NamedFile;
-      const { display, absolute } = found;
-      if ('text' in read && isObjectNotKustomization(read.text)) {
-        // A ConfigMap so named: kustomize refuses it, so nothing else would check it.
-        if (found.named) this.#named.add(found.real);
-        this.#addFile(found.real, display, absolute);
-        return;
-      }
-      this.#unrendered.push(kustomization(display));
-      if ('finding' in read) {
-        this.findings.push(read.finding);
-        return;
-      }
-      const inputs = kustomizationInputs(read.text, display, absolute);
-      if (inputs.finding) this.findings.push(inputs.finding);
-      const dir = dirs[i] as string;
-      for (const file of inputs.files) named.push({ file, by: display, commented: false, dir });
-      for (const file of inputs.commented) named.push({ file, by: display, commented: true, dir });
-      for (const file of inputs.resources) resources.push({ file });
-      // One met while walking: of one given by name (`cosi check *.yaml`), only what was named.
-      if (!found.named) {
-        for (const file of inputs.resources) resourceDirs.push({ file, dir, shown: display });
-      }
-    });
-    await this.#addUnwalkedResources(resourceDirs);
-    if (named.length === 0) return;
-    // A file that is not there: kustomize's to report, not ours to skip.
-    const reals = await this.#namedRealpaths(named);
-    // What a kustomization lists as a resource, kustomize renders as one, whatever a patch line
-    // (live or commented out, in it or another) says of the same file: read as a manifest.
-    const resourceReals = new Set(await this.#namedRealpaths(resources));
-    named.forEach((input, i) => {
-      const real = reals[i];
-      // Only below the kustomization's own directory: one elsewhere (`../../manifests/web.yaml`)
-      // may be a manifest of its own, and a gate must not lose it to another file's say.
-      if (real === undefined || !isBelow(real, input.dir) || resourceReals.has(real)) return;
-      if (this.#namedApartFrom(real, input.dir)) return;
-      // Named live before named in a comment; then by the first kustomization, by path.
-      const known = this.#kustomizeInputs.get(real);
-      const before =
-        known === undefined ||
-        (known.commented && !input.commented) ||
-        (known.commented === input.commented && compareStrings(input.by, known.by) < 0);
-      if (before)
-        this.#kustomizeInputs.set(real, {
-          file: input.file,
-          by: input.by,
-          commented: input.commented,
-        });
-    });
-  }
-
-  /**
-   * Adds the YAML and JSON files the kustomizations met while walking list as resources that the
-   * walk did not read: one in a Helm chart's directory (argo-cd's `redis-ha/chart/upstream.yaml`,
-   * the chart rendered once and kept), a hidden one or a Go package's test data. `kustomize build` renders each as
-   * a resource, so an invalid object there fails the build; set aside, it passed the check. Only
-   * below the kustomization's own directory, as kustomize loads no other file, and not one the
-   * ignore patterns skip. A chart's note no longer names a file of its root so read.
-   */
-  async #addUnwalkedResources(
-    resources: readonly { readonly file: string; readonly dir: string; readonly shown: string }[],
-  ): Promise<void> {
-    const candidates = resources.filter(
-      ({ file }) =>
-        (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
-        !isKustomizationFile(path.basename(file)) &&
-        !this.#isIgnored(file, false),
-    );
-    if (candidates.length === 0) return;
-    const found = new Array<string | undefined>(candidates.length);
-    await forEachConcurrently(candidates, READ_CONCURRENCY, async ({ file, dir }, i) => {
-      try {
-        if (!(await this.fs.stat(file)).isFile()) return;
-        const real = await this.fs.realpath(file);
-        if (isBelow(real, dir)) found[i] = real;
-      } catch {
-        // Not there: kustomize's to report.
-      }
-    });
-    const read = new Set<string>();
-    candidates.forEach(({ file, shown }, i) => {
-      const real = found[i];
-      if (real === undefined || this.#met.has(real)) return;
-      this.#met.add(real);
-      this.#addFile(real, path.isAbsolute(shown) ? file : path.relative(this.cwd, file), file);
-      if (JSON_FILE.test(file)) this.#walkedJson.add(real);
-      read.add(file);
-    });
-    if (read.size === 0) return;
-    for (const chart of this.#charts) {
-      const others = chart.others.filter(
-        (name) => name.endsWith('/') || !read.has(path.join(chart.absolute, name)),
-      );
-      if (others.length < chart.others.length) {
-        this.#unrendered[chart.index] = helmChart(chart.display, others);
-      }
-    }
-  }
-
-  /** The real directory of each file (as found, when it cannot be resolved). */
-  async #realDirs(files: readonly FoundFile[]): Promise<string[]> {
-    const dirs = new Array<string>(files.length);
-    await forEachConcurrently(files, READ_CONCURRENCY, async ({ absolute }, i) => {
-      const dir = path.dirname(absolute);
-      dirs[i] = await this.fs.realpath(dir).catch(() => dir);
-    });
-    return dirs;
+    const read = new Set([...this.#record.files.values()].map((file) => file.absolute));
+    const said = await hiddenManifestDirectories(this.#record.fs, this.#hiddenDirs, read);
+    this.#record.unrendered.push(...said);
   }
 
   /**
@@ -703,9 +455,9 @@ class ManifestWalker {
    * be read for another reason stays a file, and its read says why.
    */
   async readJsonFiles(): Promise<void> {
-    const walked = [...this.#walkedJson].filter((real) => !this.#named.has(real));
-    const files = walked.map((real) => this.#files.get(real) as FoundFile);
-    const reads = await readManifestFiles(this.fs, files);
+    const walked = [...this.#record.walkedJson].filter((real) => !this.#record.named.has(real));
+    const files = walked.map((real) => this.#record.files.get(real) as FoundFile);
+    const reads = await readManifestFiles(this.#record.fs, files);
     const tooLarge = new ManifestTooLargeError().message;
     reads.forEach((read, i) => {
       const data =
@@ -734,7 +486,7 @@ class ManifestWalker {
     this.#walkedDirs.add(real);
     let entries: readonly ManifestDirEntry[];
     try {
-      entries = await this.fs.readdir(absolute);
+      entries = await this.#record.fs.readdir(absolute);
     } catch (error) {
       this.#reportError(display, error);
       return;
@@ -758,8 +510,13 @@ class ManifestWalker {
               ? [entry.name]
               : [],
         );
-      this.#charts.push({ index: this.#unrendered.length, display, absolute, others });
-      this.#unrendered.push(helmChart(display, others));
+      this.#record.charts.push({
+        index: this.#record.unrendered.length,
+        display,
+        absolute,
+        others,
+      });
+      this.#record.unrendered.push(helmChart(display, others));
     }
     const directoryName = path.basename(absolute);
     for (const entry of sorted) {
@@ -768,7 +525,7 @@ class ManifestWalker {
         // Not walked; a hidden one is looked into once the walk is over (`.tekton/`).
         if (name.startsWith('.') && entry.isDirectory() && !chart && !subcharts) {
           const hidden = path.join(absolute, name);
-          if (isLookedInto(name) && !this.#isIgnored(hidden, true)) {
+          if (isLookedInto(name) && !this.#record.isIgnored(hidden, true)) {
             this.#hiddenDirs.push({ display: path.join(display, name), absolute: hidden });
           }
         }
@@ -783,7 +540,7 @@ class ManifestWalker {
       let childReal: string | undefined = path.join(real, name);
       if (entry.isSymbolicLink()) {
         try {
-          const stats = await this.fs.stat(childAbsolute);
+          const stats = await this.#record.fs.stat(childAbsolute);
           isDirectory = stats.isDirectory();
           isFile = stats.isFile();
         } catch (error) {
@@ -797,18 +554,18 @@ class ManifestWalker {
         if (childReal === undefined) continue;
         // A link to a directory around the walk is a loop, said below.
         const loop = isDirectory && encloses(childReal, ancestors);
-        if (!loop && !(await this.#isInside(childReal))) {
+        if (!loop && !(await this.#record.isInside(childReal))) {
           // Said where a manifest or a directory of them was expected.
           if (isDirectory || YAML_FILE.test(name) || JSON_FILE.test(name)) {
-            this.#reportOutside(childDisplay, childReal);
+            this.#record.reportOutside(childDisplay, childReal);
           }
           continue;
         }
       }
-      if (this.#isIgnored(childAbsolute, isDirectory)) continue;
+      if (this.#record.isIgnored(childAbsolute, isDirectory)) continue;
       if (isFile && hasUndecodedName(name) && (YAML_FILE.test(name) || JSON_FILE.test(name))) {
         // Node gives the name decoded, which opens nothing: said here, not at the read.
-        const gone = await this.fs.stat(childAbsolute).then(
+        const gone = await this.#record.fs.stat(childAbsolute).then(
           () => undefined,
           (error: unknown) => error,
         );
@@ -817,9 +574,9 @@ class ManifestWalker {
           continue;
         }
       }
-      if (isFile) this.#met.add(childReal);
+      if (isFile) this.#record.met.add(childReal);
       if (isDirectory && role === 'plain' && name === GO_TEST_DATA_DIRECTORY) {
-        this.#unrendered.push(goTestData(childDisplay));
+        this.#record.unrendered.push(goTestData(childDisplay));
       } else if (isDirectory) {
         // A link to a directory of the walk, or to one that holds it (`root -> /`, `up -> ../..`),
         // would walk the tree again and what is around it: the whole machine, for `/`.
@@ -845,14 +602,14 @@ class ManifestWalker {
       } else if (subcharts) {
         // A packaged subchart, or a file beside them: not a manifest.
       } else if (isFile && isKustomizationFile(name)) {
-        this.#addKustomization({
+        this.#kustomizations.add({
           display: childDisplay,
           absolute: childAbsolute,
           real: childReal,
           named: false,
         });
       } else if (isFile && isChainsawTestFile(name)) {
-        this.#unrendered.push(chainsawTest(childDisplay));
+        this.#record.unrendered.push(chainsawTest(childDisplay));
         this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
       } else if (isFile && toolFileOf(name, directoryName) !== undefined) {
         this.#toolFiles.push({
@@ -864,34 +621,18 @@ class ManifestWalker {
         });
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
-          this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
+          this.#record.findings.push(
+            unreadableFile(childDisplay, `${childDisplay} is not a regular file`),
+          );
         else {
-          this.#addFile(childReal, childDisplay, childAbsolute);
-          if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
+          this.#record.addFile(childReal, childDisplay, childAbsolute);
+          if (JSON_FILE.test(name)) this.#record.walkedJson.add(childReal);
           if (POLICY_TEST_FILE.test(name)) this.#policyTestCandidates.add(childReal);
           if (isConventionalAssertion(name)) this.#conventionalAssertions.add(childReal);
           if (isConventionalStep(name)) this.#conventionalStepDirs.add(absolute);
         }
       }
     }
-  }
-
-  /**
-   * The real paths of the files a kustomization or a test names, a few at a time: `undefined`
-   * for one that is not there (the tool that names it reports that).
-   */
-  async #namedRealpaths(
-    named: readonly { readonly file: string }[],
-  ): Promise<(string | undefined)[]> {
-    const reals = new Array<string | undefined>(named.length);
-    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
-      try {
-        reals[i] = await this.fs.realpath(file);
-      } catch {
-        // Not there: `undefined`.
-      }
-    });
-    return reals;
   }
 
   /**
@@ -909,49 +650,46 @@ class ManifestWalker {
     const outside = named.flatMap(({ file, test }, i) => {
       const real = reals[i];
       return real !== undefined &&
-        !this.#met.has(real) &&
+        !this.#record.met.has(real) &&
         (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
-        !this.#isIgnored(file, false)
+        !this.#record.isIgnored(file, false)
         ? [{ file, test, real }]
         : [];
     });
     const regular = new Array<boolean>(outside.length).fill(false);
     const beyond = new Array<boolean>(outside.length).fill(false);
     await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file, real }, i) => {
-      beyond[i] = !(await this.#isInside(real));
+      beyond[i] = !(await this.#record.isInside(real));
       if (beyond[i]) return;
       try {
-        regular[i] = (await this.fs.stat(file)).isFile();
+        regular[i] = (await this.#record.fs.stat(file)).isFile();
       } catch {
         // Gone since: the test's tool reports it.
       }
     });
     outside.forEach(({ file, test, real }, i) => {
       if (beyond[i]) {
-        this.#reportOutside(
-          path.isAbsolute(test) ? file : path.relative(this.cwd, file),
+        this.#record.reportOutside(
+          path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
           real,
           test,
         );
         return;
       }
-      if (!regular[i] || this.#met.has(real)) return;
-      this.#met.add(real);
-      this.#addFile(real, path.isAbsolute(test) ? file : path.relative(this.cwd, file), file);
-      if (JSON_FILE.test(file)) this.#walkedJson.add(real);
+      if (!regular[i] || this.#record.met.has(real)) return;
+      this.#record.met.add(real);
+      this.#record.addFile(
+        real,
+        path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
+        file,
+      );
+      if (JSON_FILE.test(file)) this.#record.walkedJson.add(real);
     });
-  }
-
-  /** `pipe`: a pipe or a device given by name, read as a stream (see {@link FoundFile.pipe}). */
-  #addFile(real: string, display: string, absolute: string, pipe = false): void {
-    const known = this.#files.get(real);
-    if (known === undefined || display < known.display)
-      this.#files.set(real, { display, absolute, ...(pipe ? { pipe } : {}) });
   }
 
   async #realpath(display: string, absolute: string): Promise<string | undefined> {
     try {
-      return await this.fs.realpath(absolute);
+      return await this.#record.fs.realpath(absolute);
     } catch (error) {
       this.#reportError(display, error);
       return undefined;
@@ -959,7 +697,9 @@ class ManifestWalker {
   }
 
   #report(code: FindingCode, file: string, message: string): void {
-    this.findings.push(createFinding({ code, message, file, line: 0, col: 0, pointer: '' }));
+    this.#record.findings.push(
+      createFinding({ code, message, file, line: 0, col: 0, pointer: '' }),
+    );
   }
 
   #reportError(display: string, error: unknown): void {
@@ -967,16 +707,16 @@ class ManifestWalker {
     if (code === 'ELOOP') {
       this.#report('symlink-loop', display, `${display} is a symlink loop`);
     } else if (code === 'ENOENT' && hasUndecodedName(path.basename(display))) {
-      this.findings.push(
+      this.#record.findings.push(
         unreadableFile(
           display,
           `${display} is named in bytes that are not UTF-8 (shown as \ufffd): cosi cannot open it by that name; rename it`,
         ),
       );
     } else if (code === 'ENOENT') {
-      this.findings.push(unreadableFile(display, `${display} is a symlink to nothing`));
+      this.#record.findings.push(unreadableFile(display, `${display} is a symlink to nothing`));
     } else {
-      this.findings.push(cannotRead(display, error));
+      this.#record.findings.push(cannotRead(display, error));
     }
   }
 }
