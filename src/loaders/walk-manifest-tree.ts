@@ -9,12 +9,10 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { compareStrings } from '../engine/compare-strings.js';
-import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import {
   errorCode,
   nodeFileSystem,
-  READ_CONCURRENCY,
   type ManifestDirEntry,
   type FoundFile,
   type ManifestFileSystem,
@@ -210,10 +208,7 @@ class ManifestWalker {
     this.#record = new ManifestWalkRecord(fs, cwd, ignored);
     this.#kustomizations = new WalkedKustomizations(this.#record);
     this.#tests = new WalkedTests({
-      fs,
-      findings: this.#record.findings,
-      files: this.#record.files,
-      named: this.#record.named,
+      record: this.#record,
       chainsawTests: this.#chainsawTests,
       conventionalAssertions: this.#conventionalAssertions,
       conventionalStepDirs: this.#conventionalStepDirs,
@@ -222,10 +217,6 @@ class ManifestWalker {
       applyOrder: this.#applyOrder,
       policyTests: this.#policyTests,
       policyTestUses: this.#policyTestUses,
-      realDirs: async (files) => this.#record.realDirs(files),
-      namedRealpaths: async (named) => this.#record.namedRealpaths(named),
-      addNamedOutside: async (named, reals) => this.#addNamedOutside(named, reals),
-      namedApartFrom: (real, dir) => this.#record.namedApartFrom(real, dir),
     });
   }
 
@@ -633,58 +624,6 @@ class ManifestWalker {
         }
       }
     }
-  }
-
-  /**
-   * Adds the files tests name that the walk did not meet, outside the paths given (a test's
-   * `../policy.yaml`, what `chainsaw test DIR` and `kyverno test DIR` read too), so that a test's
-   * directory given alone is checked with what it applies. Each is then the test's as any file it
-   * names (see {@link tree}). Not one that is no YAML or JSON file, no regular file, or that the
-   * ignore patterns skip. Shown relative to the working directory, or absolute beside a test
-   * shown so.
-   */
-  async #addNamedOutside(
-    named: readonly { readonly file: string; readonly test: string }[],
-    reals: readonly (string | undefined)[],
-  ): Promise<void> {
-    const outside = named.flatMap(({ file, test }, i) => {
-      const real = reals[i];
-      return real !== undefined &&
-        !this.#record.met.has(real) &&
-        (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
-        !this.#record.isIgnored(file, false)
-        ? [{ file, test, real }]
-        : [];
-    });
-    const regular = new Array<boolean>(outside.length).fill(false);
-    const beyond = new Array<boolean>(outside.length).fill(false);
-    await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file, real }, i) => {
-      beyond[i] = !(await this.#record.isInside(real));
-      if (beyond[i]) return;
-      try {
-        regular[i] = (await this.#record.fs.stat(file)).isFile();
-      } catch {
-        // Gone since: the test's tool reports it.
-      }
-    });
-    outside.forEach(({ file, test, real }, i) => {
-      if (beyond[i]) {
-        this.#record.reportOutside(
-          path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
-          real,
-          test,
-        );
-        return;
-      }
-      if (!regular[i] || this.#record.met.has(real)) return;
-      this.#record.met.add(real);
-      this.#record.addFile(
-        real,
-        path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
-        file,
-      );
-      if (JSON_FILE.test(file)) this.#record.walkedJson.add(real);
-    });
   }
 
   async #realpath(display: string, absolute: string): Promise<string | undefined> {

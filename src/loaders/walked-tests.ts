@@ -8,12 +8,19 @@
 
 import * as path from 'node:path';
 import { compareStrings } from '../engine/compare-strings.js';
-import type { Finding } from './finding.js';
-import type { FoundFile, ManifestFileSystem } from './manifest-file-system.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
+import { READ_CONCURRENCY, type FoundFile } from './manifest-file-system.js';
+import type { ManifestWalkRecord } from './manifest-walk-record.js';
 import type { AppliedBy } from './applied-by.js';
 import { readPolicyTest, type PolicyTestTool } from './policy-tests.js';
 import { readManifestFiles } from './read-manifest-files.js';
-import { assertedObjects, readChainsawTest, type ChainsawTest } from './unrendered-sources.js';
+import {
+  assertedObjects,
+  JSON_FILE,
+  readChainsawTest,
+  YAML_FILE,
+  type ChainsawTest,
+} from './unrendered-sources.js';
 import { isBelow } from './path-containment.js';
 import { TestNamespaces } from './test-namespaces.js';
 
@@ -53,17 +60,13 @@ function stepNumber(name: string): number | undefined {
 }
 
 /**
- * What {@link WalkedTests} shares with the walk that feeds it: what the walk met of tests, the
- * tables its tree is made from, and the walk's own ways to resolve and place the files a test
- * names.
+ * What {@link WalkedTests} shares with the walk that feeds it: its record (the files met, named
+ * and taken, where the files a test names are resolved and added), what the walk met of tests,
+ * and the tables of the tests its tree is made from.
  */
 export interface WalkedTestsOptions {
-  readonly fs: ManifestFileSystem;
-  readonly findings: Finding[];
-  /** Real path -> the file, as the walk found it. */
-  readonly files: ReadonlyMap<string, FoundFile>;
-  /** Real paths of the files given by name (or matched by a glob). */
-  readonly named: ReadonlySet<string>;
+  /** What the walk met: the files the tests name are looked up, and added, there. */
+  readonly record: ManifestWalkRecord;
   /** The chainsaw tests met (`chainsaw-test.yaml`). */
   readonly chainsawTests: readonly FoundFile[];
   /** Real paths of the walked files named as kuttl and chainsaw name assertions. */
@@ -80,27 +83,11 @@ export interface WalkedTestsOptions {
   readonly policyTests: Map<string, PolicyTestTool>;
   /** Filled here: real path of a file a policy test uses on its own -> the test, and how. */
   readonly policyTestUses: Map<string, { readonly test: string; readonly use: 'whole' | 'case' }>;
-  /** The walk's: the real directory of each file. */
-  readonly realDirs: (files: readonly FoundFile[]) => Promise<string[]>;
-  /** The walk's: the real path of each file a test names, `undefined` when not there. */
-  readonly namedRealpaths: (
-    named: readonly { readonly file: string }[],
-  ) => Promise<(string | undefined)[]>;
-  /** The walk's: adds the files tests name that it did not meet. */
-  readonly addNamedOutside: (
-    named: readonly { readonly file: string; readonly test: string }[],
-    reals: readonly (string | undefined)[],
-  ) => Promise<void>;
-  /** The walk's: whether `real` is below a directory named apart from `dir`. */
-  readonly namedApartFrom: (real: string, dir: string) => boolean;
 }
 
 /** Reads the tests a walk met once it is over, and tells the walk's tree what they make of files. */
 export class WalkedTests {
-  private readonly fs: ManifestFileSystem;
-  private readonly findings: Finding[];
-  readonly #files: ReadonlyMap<string, FoundFile>;
-  readonly #named: ReadonlySet<string>;
+  readonly #record: ManifestWalkRecord;
   readonly #chainsawTests: readonly FoundFile[];
   readonly #conventionalAssertions: Set<string>;
   readonly #conventionalStepDirs: ReadonlySet<string>;
@@ -109,10 +96,6 @@ export class WalkedTests {
   readonly #applyOrder: Map<string, number>;
   readonly #policyTests: Map<string, PolicyTestTool>;
   readonly #policyTestUses: Map<string, { readonly test: string; readonly use: 'whole' | 'case' }>;
-  readonly #realDirs: WalkedTestsOptions['realDirs'];
-  readonly #namedRealpaths: WalkedTestsOptions['namedRealpaths'];
-  readonly #addNamedOutside: WalkedTestsOptions['addNamedOutside'];
-  readonly #namedApartFrom: WalkedTestsOptions['namedApartFrom'];
   /** Real path of a file of partial objects a chainsaw test reads -> the test, and what for. */
   readonly #partialOf = new Map<string, { readonly test: string; readonly operation: string }>();
   /** A directory of a test by kuttl's naming -> what each of its steps' assertions names. */
@@ -124,10 +107,7 @@ export class WalkedTests {
   readonly #namespaces = new TestNamespaces();
 
   constructor(options: WalkedTestsOptions) {
-    this.fs = options.fs;
-    this.findings = options.findings;
-    this.#files = options.files;
-    this.#named = options.named;
+    this.#record = options.record;
     this.#chainsawTests = options.chainsawTests;
     this.#conventionalAssertions = options.conventionalAssertions;
     this.#conventionalStepDirs = options.conventionalStepDirs;
@@ -136,10 +116,6 @@ export class WalkedTests {
     this.#applyOrder = options.applyOrder;
     this.#policyTests = options.policyTests;
     this.#policyTestUses = options.policyTestUses;
-    this.#realDirs = options.realDirs;
-    this.#namedRealpaths = options.namedRealpaths;
-    this.#addNamedOutside = options.addNamedOutside;
-    this.#namedApartFrom = options.namedApartFrom;
   }
 
   /**
@@ -169,20 +145,20 @@ export class WalkedTests {
     // Named as an assertion outside a test's directory (no chainsaw test, no step to apply
     // there): the name says nothing, and the file is read as any other.
     for (const real of this.#conventionalAssertions) {
-      const dir = path.dirname((this.#files.get(real) as FoundFile).absolute);
+      const dir = path.dirname((this.#record.files.get(real) as FoundFile).absolute);
       if (!withTest.has(dir) && !this.#conventionalStepDirs.has(dir)) {
         this.#conventionalAssertions.delete(real);
       }
     }
     const found: FoundFile[] = [];
     for (const real of this.#conventionalAssertions) {
-      const file = this.#files.get(real);
+      const file = this.#record.files.get(real);
       const name = file && path.basename(file.absolute);
       if (file && name && ASSERT_STEP.test(name) && !withTest.has(path.dirname(file.absolute))) {
         found.push(file);
       }
     }
-    const reads = await readManifestFiles(this.fs, found);
+    const reads = await readManifestFiles(this.#record.fs, found);
     reads.forEach((read, i) => {
       const file = found[i] as FoundFile;
       const step = stepNumber(path.basename(file.absolute));
@@ -203,7 +179,7 @@ export class WalkedTests {
     const withTest = this.#chainsawTestDirs();
     const dirs = new Map<string, string>();
     for (const real of this.#conventionalAssertions) {
-      const file = this.#files.get(real);
+      const file = this.#record.files.get(real);
       const dir = file && path.dirname(file.absolute);
       if (file && dir && !withTest.has(dir)) dirs.set(dir, path.dirname(file.display));
     }
@@ -241,7 +217,7 @@ export class WalkedTests {
   async readChainsawTests(): Promise<void> {
     // In path order, so that the namespaces made for the tests do not depend on the walk's.
     const tests = [...this.#chainsawTests].sort((a, b) => compareStrings(a.display, b.display));
-    const reads = await readManifestFiles(this.fs, tests);
+    const reads = await readManifestFiles(this.#record.fs, tests);
     const named: {
       file: string;
       test: string;
@@ -253,14 +229,14 @@ export class WalkedTests {
      * kyverno/policies' `.chainsaw-test/` is about the policy beside it (`../policy-ready.yaml`).
      */
     const testDirs = new Map<string, string>();
-    for (const [i, dir] of (await this.#realDirs(tests)).entries()) {
+    for (const [i, dir] of (await this.#record.realDirs(tests)).entries()) {
       const scope = path.basename(dir).startsWith('.') ? path.dirname(dir) : dir;
       testDirs.set((tests[i] as FoundFile).display, scope);
     }
     const parsed: { found: FoundFile; test: ChainsawTest }[] = [];
     for (const [i, fileRead] of reads.entries()) {
       const found = tests[i] as FoundFile;
-      if ('finding' in fileRead) this.findings.push(fileRead.finding);
+      if ('finding' in fileRead) this.#record.findings.push(fileRead.finding);
       else parsed.push({ found, test: readChainsawTest(fileRead.text, found.absolute) });
     }
     const asserted = await this.#assertedObjects(parsed.map(({ test }) => test));
@@ -294,7 +270,7 @@ export class WalkedTests {
       }
     }
     // A file that is not there: chainsaw's to report.
-    const reals = await this.#namedRealpaths(named);
+    const reals = await this.#record.namedRealpaths(named);
     await this.#addNamedOutside(named, reals);
     named.forEach(({ test, partial, existing }, i) => {
       const real = reals[i];
@@ -313,7 +289,7 @@ export class WalkedTests {
       }
       // Set aside only below the test's own directory (see readKustomizations).
       const testDir = testDirs.get(test) ?? '';
-      if (!isBelow(real, testDir) || this.#namedApartFrom(real, testDir)) return;
+      if (!isBelow(real, testDir) || this.#record.namedApartFrom(real, testDir)) return;
       const known = this.#partialOf.get(real);
       if (known === undefined || compareStrings(test, known.test) < 0) {
         this.#partialOf.set(real, { test, operation: partial });
@@ -340,7 +316,7 @@ export class WalkedTests {
       }
     }
     const found = [...files.values()];
-    const reads = await readManifestFiles(this.fs, found);
+    const reads = await readManifestFiles(this.#record.fs, found);
     const objects = new Map<string, string[]>();
     reads.forEach((read, i) => {
       if ('text' in read) objects.set((found[i] as FoundFile).absolute, assertedObjects(read.text));
@@ -356,9 +332,11 @@ export class WalkedTests {
    * is set aside. Another tool's `suite.yaml` is a file like any other.
    */
   async readPolicyTests(): Promise<void> {
-    const candidates = [...this.#policyTestCandidates].filter((real) => !this.#named.has(real));
-    const files = candidates.map((real) => this.#files.get(real) as FoundFile);
-    const reads = await readManifestFiles(this.fs, files);
+    const candidates = [...this.#policyTestCandidates].filter(
+      (real) => !this.#record.named.has(real),
+    );
+    const files = candidates.map((real) => this.#record.files.get(real) as FoundFile);
+    const reads = await readManifestFiles(this.#record.fs, files);
     /**
      * Each file it names, and how: read as any file (`policy`), checked on its own (`whole`,
      * `case`), or set aside.
@@ -386,7 +364,7 @@ export class WalkedTests {
       }
     });
     // A file that is not there: the test's tool reports it.
-    const reals = await this.#namedRealpaths(named);
+    const reals = await this.#record.namedRealpaths(named);
     await this.#addNamedOutside(named, reals);
     named.forEach(({ test, use, operation, dir }, i) => {
       const real = reals[i];
@@ -395,11 +373,63 @@ export class WalkedTests {
         if (!this.#policyTestUses.has(real)) this.#policyTestUses.set(real, { test, use });
         return;
       }
-      if (this.#namedApartFrom(real, dir)) return;
+      if (this.#record.namedApartFrom(real, dir)) return;
       const known = this.#partialOf.get(real);
       if (known === undefined || compareStrings(test, known.test) < 0) {
         this.#partialOf.set(real, { test, operation: operation ?? '' });
       }
+    });
+  }
+
+  /**
+   * Adds the files tests name that the walk did not meet, outside the paths given (a test's
+   * `../policy.yaml`, what `chainsaw test DIR` and `kyverno test DIR` read too), so that a test's
+   * directory given alone is checked with what it applies. Each is then the test's as any file it
+   * names (see the walk's `tree`). Not one that is no YAML or JSON file, no regular file, or that
+   * the ignore patterns skip. Shown relative to the working directory, or absolute beside a test
+   * shown so.
+   */
+  async #addNamedOutside(
+    named: readonly { readonly file: string; readonly test: string }[],
+    reals: readonly (string | undefined)[],
+  ): Promise<void> {
+    const outside = named.flatMap(({ file, test }, i) => {
+      const real = reals[i];
+      return real !== undefined &&
+        !this.#record.met.has(real) &&
+        (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
+        !this.#record.isIgnored(file, false)
+        ? [{ file, test, real }]
+        : [];
+    });
+    const regular = new Array<boolean>(outside.length).fill(false);
+    const beyond = new Array<boolean>(outside.length).fill(false);
+    await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file, real }, i) => {
+      beyond[i] = !(await this.#record.isInside(real));
+      if (beyond[i]) return;
+      try {
+        regular[i] = (await this.#record.fs.stat(file)).isFile();
+      } catch {
+        // Gone since: the test's tool reports it.
+      }
+    });
+    outside.forEach(({ file, test, real }, i) => {
+      if (beyond[i]) {
+        this.#record.reportOutside(
+          path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
+          real,
+          test,
+        );
+        return;
+      }
+      if (!regular[i] || this.#record.met.has(real)) return;
+      this.#record.met.add(real);
+      this.#record.addFile(
+        real,
+        path.isAbsolute(test) ? file : path.relative(this.#record.cwd, file),
+        file,
+      );
+      if (JSON_FILE.test(file)) this.#record.walkedJson.add(real);
     });
   }
 }
