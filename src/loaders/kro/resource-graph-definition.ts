@@ -25,19 +25,11 @@ import {
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
 import type { GraphExpression, TemplateField } from '../../controllers/resource-graph.js';
-import type {
-  Admission,
-  GraphNode,
-  ResourceGraph,
-} from '../../controllers/compiled-resource-graph.js';
+import type { GraphNode, ResourceGraph } from '../../controllers/compiled-resource-graph.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
-import { DocumentReport } from '../document-report.js';
-import { formatLocation, type Finding, type FindingCode, type SourceLocation } from '../finding.js';
-import type { ManifestHeader } from '../manifest-header.js';
-import type { ParsedDocument } from '../parsed-document.js';
-import { checkKubernetesDocument } from '../kubernetes/check-kubernetes-document.js';
-import { withApiServerDefaults } from '../kubernetes/api-server-defaults.js';
+import type { DocumentReport } from '../document-report.js';
+import { formatLocation, type FindingCode, type SourceLocation } from '../finding.js';
 import { builtinReleaseOf } from '../kubernetes/builtin-kinds.js';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
@@ -66,6 +58,8 @@ import {
 import type { CompiledGraphExpression, VariableSchemas } from './graph-cel.js';
 import type { SchemaNode } from '../schema-node.js';
 import { requireGraphCel } from './graph-cel-loader.js';
+import { kahnOrder } from './topological-order.js';
+import { builtinRead, outputAdmission } from './output-admission.js';
 import { fieldPathOf, lookupField } from './reference-types.js';
 import { celTypeOfSchema, forgetSchemaTypes } from './expression-types.js';
 import { typeMismatch } from './type-compatibility.js';
@@ -936,80 +930,6 @@ function simpleSchemaFieldOf(path: readonly string[]): string[] {
   return field;
 }
 
-/**
- * Kahn's order of the ids by their dependencies, ties by declaration; what is left is a cycle.
- * Linear but for a heap of the ready ids by declaration: O((ids + dependencies) log ids).
- */
-export function kahnOrder(
-  ids: readonly string[],
-  deps: ReadonlyMap<string, ReadonlySet<string>>,
-): { order: string[]; cycle: string[] } {
-  const declared = ids.filter((id) => id !== '');
-  const index = new Map(declared.map((id, i) => [id, i]));
-  /** How many dependencies of each id (by index) are not ordered yet; who depends on each. */
-  const waiting = declared.map(() => 0);
-  const dependents: number[][] = declared.map(() => []);
-  for (const [i, id] of declared.entries()) {
-    for (const dep of new Set(deps.get(id) ?? [])) {
-      const d = index.get(dep);
-      if (d === undefined) continue;
-      waiting[i] = (waiting[i] ?? 0) + 1;
-      dependents[d]?.push(i);
-    }
-  }
-  const ready = new MinHeap();
-  for (const [i, count] of waiting.entries()) if (count === 0) ready.push(i);
-  const order: string[] = [];
-  const placed = new Set<number>();
-  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
-    order.push(declared[next] as string);
-    placed.add(next);
-    for (const dependent of dependents[next] ?? []) {
-      waiting[dependent] = (waiting[dependent] ?? 0) - 1;
-      if (waiting[dependent] === 0) ready.push(dependent);
-    }
-  }
-  return { order, cycle: declared.filter((_, i) => !placed.has(i)) };
-}
-
-/** A binary min-heap of numbers. */
-class MinHeap {
-  readonly #items: number[] = [];
-
-  push(value: number): void {
-    const items = this.#items;
-    items.push(value);
-    let i = items.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if ((items[parent] as number) <= value) break;
-      items[i] = items[parent] as number;
-      i = parent;
-    }
-    items[i] = value;
-  }
-
-  pop(): number | undefined {
-    const items = this.#items;
-    const top = items[0];
-    const last = items.pop();
-    if (top === undefined || last === undefined || items.length === 0) return top;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= items.length) break;
-      const right = left + 1;
-      const child =
-        right < items.length && (items[right] as number) < (items[left] as number) ? right : left;
-      if ((items[child] as number) >= last) break;
-      items[i] = items[child] as number;
-      i = child;
-    }
-    items[i] = last;
-    return top;
-  }
-}
-
 function toGraphExpression(
   source: string,
   location: string,
@@ -1177,82 +1097,4 @@ function checkFieldTypes(
   if (found.state !== 'found') return undefined;
   const message = placementProblem(check, celTypeOfSchema(found.schema), kindOf);
   return message === undefined ? undefined : { code: 'rgd-type-mismatch', message };
-}
-
-/**
- * Checks a rendered document against its kind as a manifest of that kind is checked
- * (`checkKubernetesDocument`: defaults, the schema, the fields it does not declare, a built-in
- * kind's own rules), then its CEL rules: each error as `pointer: message`; without any, the
- * object the API server stores (its kind's defaults applied: a CRD's schema's, a built-in kind's
- * Go defaults), as a manifest of the kind is.
- */
-function outputAdmission(
-  definition: ResourceDefinition,
-  compiler: SchemaCompiler,
-  options: RgdReadOptions,
-): ((document: Record<string, unknown>) => Admission) | undefined {
-  const schema = definition.schema;
-  if (schema === undefined) return undefined;
-  return (document) => {
-    const findings: Finding[] = [];
-    const report = new DocumentReport(renderedDocument(document), findings);
-    const { group, version } = splitApiVersion(String(document.apiVersion));
-    const header: ManifestHeader = {
-      labels: {},
-      annotations: {},
-      spec: {},
-      kubernetes: {
-        apiVersion: String(document.apiVersion),
-        group,
-        version,
-        kind: String(document.kind),
-        document,
-      },
-    };
-    const compiled = compiler.compile(schema);
-    const kept = checkKubernetesDocument(definition, header, compiled, report);
-    const problems = findings
-      .filter((f) => f.severity === 'error')
-      .map((f) => `${f.pointer || '/'}: ${f.message}`);
-    if (problems.length > 0 || !isPlainObject(kept)) return { problems };
-    const { apiVersion, kind, metadata } = document;
-    const stored = { apiVersion, kind, metadata, ...kept };
-    // A built-in kind's Go defaults, which its OpenAPI schema does not carry.
-    if (builtinReleaseOf(definition) !== undefined) {
-      withApiServerDefaults(stored, group, String(kind));
-    }
-    for (const violation of options.celRules().evaluateRules(schema, stored)) {
-      problems.push(`${violation.path || '/'}: ${violation.message}`);
-    }
-    return problems.length > 0 ? { problems } : { problems: [], stored };
-  };
-}
-
-/**
- * How an `externalRef` reads an object of a built-in kind: as the API server stored it, with
- * the Go defaults a manifest of the kind is held without (a CRD kind's manifest has its schema's
- * defaults already).
- */
-function builtinRead(
-  definition: ResourceDefinition,
-): (document: Record<string, unknown>) => Record<string, unknown> {
-  const kubernetes = definition.kubernetes;
-  const { group } = splitApiVersion(kubernetes?.apiVersion ?? '');
-  const kind = kubernetes?.kind ?? '';
-  return (document) => withApiServerDefaults(document, group, kind);
-}
-
-/** A rendered document, which has no source: its findings are placed by pointer alone. */
-function renderedDocument(value: Record<string, unknown>): ParsedDocument {
-  const nowhere = { line: 0, col: 0 };
-  return {
-    file: '',
-    index: 0,
-    position: nowhere,
-    value,
-    hasErrors: false,
-    source: { locate: () => nowhere, locateText: () => nowhere },
-    locate: () => nowhere,
-    locateText: () => nowhere,
-  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarkers } from '../../../src/loaders/kro/simple-schema.js';
 import { scanTemplateString } from '../../../src/loaders/kro/template-expressions.js';
-import { kahnOrder } from '../../../src/loaders/kro/resource-graph-definition.js';
+import { kahnOrder } from '../../../src/loaders/kro/topological-order.js';
 
 describe('SimpleSchema markers', () => {
   it('reads quoted values and bracketed values', () => {
