@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { deterministicUid } from '../../src/controllers/deterministic-uid.js';
 import { iterate, MAX_COLLECTION_SIZE } from '../../src/controllers/for-each-bindings.js';
 import type { GraphNode } from '../../src/controllers/compiled-resource-graph.js';
 import type { GraphExpression } from '../../src/controllers/template-rendering.js';
@@ -27,15 +26,6 @@ function nodeWith(forEach: GraphNode['forEach']): GraphNode {
     ...(forEach === undefined ? {} : { forEach }),
   };
 }
-
-describe('deterministicUid', () => {
-  it('gives one UUID-shaped id per key, the same in every call', () => {
-    const uid = deterministicUid('ConfigMaps.v1/default/web');
-    expect(uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(deterministicUid('ConfigMaps.v1/default/web')).toBe(uid);
-    expect(deterministicUid('ConfigMaps.v1/default/db')).not.toBe(uid);
-  });
-});
 
 describe('iterate (forEach)', () => {
   it('binds nothing once for a resource without forEach', () => {
