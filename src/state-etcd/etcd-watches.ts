@@ -10,7 +10,7 @@ import type {
   WatchOptions,
 } from '../engine/state/state.js';
 import { createTombstone } from '../engine/state/tombstone.js';
-import { filterEvent } from '../engine/state/watch-filters.js';
+import { filterEvent, hasFilters } from '../engine/state/watch-filters.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { BookmarkCodec, type WatchPosition } from './bookmark.js';
 import type { EtcdChange, EtcdWatch, EtcdWatchOptions } from './etcd-watch.js';
@@ -19,7 +19,7 @@ import type { DecodedCache } from './decoded-cache.js';
 import { CorruptValueError } from './etcd-errors.js';
 import { WatchQueue } from './watch-queue.js';
 import type { CountedKv, EtcdConnection } from './etcd-connection.js';
-import { toEvent } from './etcd-change-event.js';
+import { toEvent, type UntrackedChangeError, type WatchedValues } from './etcd-change-event.js';
 
 /** An open watch, with what {@link EtcdCore.settled} needs to know of it. */
 export interface OpenWatch {
@@ -94,6 +94,9 @@ export class EtcdWatches {
     let start: number;
     const initial: ResourceEvent[] = [];
     let after: Buffer | undefined;
+    // Started from a read of the key, the watch knows its value; resumed or replayed, it does not
+    // and asks etcd for the value before each change.
+    let watched: WatchedValues | undefined;
     if (startFromBookmark !== undefined) {
       const position = await this.#checkBookmark(codec, startFromBookmark);
       // Within a revision, the watch starts at it and skips the changes up to the key.
@@ -106,18 +109,21 @@ export class EtcdWatches {
     } else {
       const response = await this.#kv(client).range({ key: Buffer.from(key) });
       const kv = response.kvs[0];
-      initial.push(
-        kv
-          ? { type: 'created', resource: this.#decoded.decode(key, kv) }
-          : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
-      );
+      watched = new Map();
+      if (kv) {
+        const resource = this.#decoded.decode(key, kv);
+        watched.set(key, resource);
+        initial.push({ type: 'created', resource });
+      } else {
+        initial.push({ type: 'destroyed', resource: createTombstone(toPointer(pointer)) });
+      }
       start = Number(response.header.revision) + 1;
     }
     if (signal?.aborted) return;
     const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
     for (const event of initial) open.queue.pushInitial(event);
-    await this.#startWatch(open, client, { start, after }, (change) => {
-      const event = toEvent(change, codec, this.#decoded);
+    await this.#startWatch(open, client, { start, after, watched }, (change) => {
+      const event = toEvent(change, codec, this.#decoded, watched);
       if (event instanceof Error) open.queue.fail(event);
       else open.queue.push(event);
     });
@@ -134,6 +140,10 @@ export class EtcdWatches {
     const initial: (ResourceEvent | { marker: 'bootstrapped' | 'noop'; revision: number })[] = [];
     let start: number;
     let after: Buffer | undefined;
+    // Started from a list of the whole kind, the watch knows every value before its first change
+    // and keeps them; resumed, replayed or filtered, it asks etcd for the value before each.
+    let watched: WatchedValues | undefined;
+    const whole = !hasFilters(options);
     if (startFromBookmark !== undefined) {
       const position = await this.#checkBookmark(codec, startFromBookmark);
       // Within a revision, the watch starts at it and skips the changes up to the key.
@@ -148,7 +158,21 @@ export class EtcdWatches {
       const { resources, revision } = await this.#listAt(kind, options);
       for (const resource of resources) initial.push({ type: 'created', resource });
       initial.push({ marker: 'bootstrapped', revision });
+      if (whole) watched = this.#watchedValues(resources);
       start = revision + 1;
+    } else if (whole) {
+      // A list rather than the revision alone: one read of the kind (its values mostly decoded
+      // already) instead of etcd reading the value before every change it sends. A kind holding
+      // a value that is no resource cannot be listed: watched as before, it fails only if that
+      // key changes.
+      try {
+        const { resources, revision } = await this.#listAt(kind, {});
+        watched = this.#watchedValues(resources);
+        start = revision + 1;
+      } catch (error) {
+        if (!(error instanceof CorruptValueError)) throw error;
+        start = (await this.#revision(client)) + 1;
+      }
     } else {
       start = (await this.#revision(client)) + 1;
     }
@@ -167,8 +191,8 @@ export class EtcdWatches {
         if (seen) open.queue.pushInitial(seen);
       }
     }
-    await this.#startWatch(open, client, { start, after }, (change) => {
-      const event = toEvent(change, codec, this.#decoded);
+    await this.#startWatch(open, client, { start, after, watched }, (change) => {
+      const event = toEvent(change, codec, this.#decoded, watched);
       if (event instanceof Error) {
         open.queue.fail(event);
         return;
@@ -176,6 +200,15 @@ export class EtcdWatches {
       const seen = filterEvent(event, options);
       if (seen) open.queue.push(seen);
     });
+  }
+
+  /** The values of a kind's resources by key, as a watch keeps them. */
+  #watchedValues(resources: readonly Resource[]): WatchedValues {
+    const watched: WatchedValues = new Map();
+    for (const resource of resources) {
+      watched.set(this.#layout.resourceKey(resource.metadata), resource);
+    }
+    return watched;
   }
 
   #register(
@@ -207,12 +240,17 @@ export class EtcdWatches {
 
   /**
    * Starts the etcd watch behind `open`, from revision `start` on (at `start`, only the changes
-   * of keys after `after`, when given).
+   * of keys after `after`, when given); without the values before each change when the watch
+   * keeps them (`watched`).
    */
   async #startWatch(
     open: OpenWatch,
     client: Etcd3,
-    { start, after }: { start: number; after: Buffer | undefined },
+    {
+      start,
+      after,
+      watched,
+    }: { start: number; after: Buffer | undefined; watched: WatchedValues | undefined },
     onChange: (change: EtcdChange) => void,
   ): Promise<void> {
     const key = Buffer.from(open.key);
@@ -222,6 +260,7 @@ export class EtcdWatches {
         key,
         ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
         startRevision: start,
+        previousValues: watched === undefined,
         ...(after === undefined ? {} : { afterKey: after }),
         onChange,
         onError: (error) => {
@@ -301,11 +340,12 @@ export class EtcdWatches {
       markerSeen = resolve;
     });
     let markerRevision = Number.POSITIVE_INFINITY;
-    let corrupt: CorruptValueError | undefined;
+    let corrupt: CorruptValueError | UntrackedChangeError | undefined;
     const watch = await this.#opening(client, {
       key: folder,
       rangeEnd: prefixEnd(folder),
       startRevision: await this.#oldestRevision(client),
+      previousValues: true,
       onChange: (change) => {
         if (change.revision > markerRevision) return;
         if (change.kv.key.toString() === markerKey) {
@@ -317,7 +357,7 @@ export class EtcdWatches {
         // At the oldest end of the history a change may have lost its previous value to
         // compaction: the replay starts after it, with what can be told in full.
         if (event instanceof HistoryCompactedError) events.length = 0;
-        else if (event instanceof CorruptValueError) corrupt ??= event;
+        else if (event instanceof Error) corrupt ??= event;
         else events.push(event);
       },
       onError: () => markerSeen(Number.NaN),

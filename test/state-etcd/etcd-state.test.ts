@@ -10,6 +10,7 @@ import {
   type EtcdState,
   type Kind,
   type Pointer,
+  type Resource,
   type StateEvent,
 } from '../../src/index.js';
 import { LIST_PAGE_SIZE } from '../../src/state-etcd/etcd-state.js';
@@ -282,6 +283,51 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
       expect(isHistoryCompacted(ended.error)).toBe(true);
       expect(describeEvents(seen)).toEqual(['created:porch@1', 'errored']);
     });
+  });
+
+  it('a watch keeps the values it lists: its updates and destroys cost etcd no read of the value before', async () => {
+    // etcd reads a key's previous value from its backend for every event of a watch that asks
+    // (prev_kv): under a converging project that was half of etcd's CPU. The watch knows them.
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    // Two lamps written before the watch starts: it learns them from its start, not an event.
+    const stored = new Map<string, Resource>();
+    for (const id of ['porch', 'attic']) stored.set(id, await state.create(newLamp(id, 0)));
+    const seen: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => seen.push(event));
+    // Written by a bare client, with plain puts and a delete: etcd reads nothing for them.
+    const client = await newClient();
+    const key = (id: string): string => `${prefix}/hall/${LAMPS.type}/r/${id}`;
+    const ranges = async (): Promise<number> => {
+      const text = await (await fetch(`${server.endpoint}/metrics`)).text();
+      return Number(/^etcd_mvcc_range_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const before = await ranges();
+    const UPDATES = 20;
+    for (let i = 1; i <= UPDATES; i++) {
+      const id = i % 2 === 0 ? 'porch' : 'attic';
+      const old = stored.get(id) as Resource;
+      const next = {
+        metadata: { ...old.metadata, version: old.metadata.version + 1 },
+        spec: { brightness: i },
+      } as Resource;
+      stored.set(id, next);
+      await client.put(key(id)).value(JSON.stringify(next));
+    }
+    await client.delete().key(key('attic'));
+    await vi.waitFor(() => expect(seen).toHaveLength(UPDATES + 1), RECONNECT_TIMEOUT);
+    const read = (await ranges()) - before;
+    // Each update and the destroy carry what they replaced, as in memory.
+    const described = seen.map((event) =>
+      event.type === 'updated'
+        ? `${event.resource.metadata.id} ${(event.old.spec as Lamp).brightness}->${(event.resource.spec as Lamp).brightness}`
+        : `${event.type} ${(event as { resource: Resource }).resource.metadata.id} ${((event as { resource: Resource }).resource.spec as Lamp).brightness}`,
+    );
+    expect(described.slice(0, 3)).toEqual(['attic 0->1', 'porch 0->2', 'attic 1->3']);
+    expect(described.at(-2)).toBe('porch 18->20');
+    expect(described.at(-1)).toBe('destroyed attic 19');
+    // A watch that asked etcd for the previous values cost it a read per event (21 here).
+    expect(read).toBe(0);
   });
 
   it('ends the watch of a listener that falls more than the buffer behind with errored', async () => {
