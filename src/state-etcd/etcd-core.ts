@@ -53,6 +53,9 @@ const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
 /** Transactions of reads by key a label query keeps under way at once. */
 const INDEXED_READ_CONCURRENCY = 16;
 
+/** Told each resource a list returns, with the key it was read from. */
+type OnListed = (key: string, resource: Resource) => void;
+
 /** A stored resource with the etcd revision of its last write, for compare-and-swap. */
 interface Stored {
   readonly resource: Resource;
@@ -139,7 +142,7 @@ export class EtcdCore implements StateCore {
       watches: this.#watches,
       capacity,
       onListenerError: options.onListenerError ?? (() => undefined),
-      listAt: async (kind, listOptions) => this.#listAt(kind, listOptions),
+      listAt: async (kind, listOptions, onListed) => this.#listAt(kind, listOptions, onListed),
     });
   }
 
@@ -386,17 +389,21 @@ export class EtcdCore implements StateCore {
       : undefined;
   }
 
-  /** The matching resources of a kind, sorted by id, and the revision they were read at. */
+  /**
+   * The matching resources of a kind, sorted by id, and the revision they were read at; each
+   * also told to `onListed` with its key, as it is read.
+   */
   async #listAt(
     kind: Kind,
     options: ListOptions,
+    onListed?: OnListed,
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
     const ranges = labelIndexRanges(this.#layout, kind, options);
     const listed =
       ranges === undefined
-        ? await this.#scan(client, kind, options)
-        : await this.#listIndexed(client, kind, options, ranges);
+        ? await this.#scan(client, kind, options, onListed)
+        : await this.#listIndexed(client, kind, options, ranges, onListed);
     // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
     listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
     return listed;
@@ -407,14 +414,18 @@ export class EtcdCore implements StateCore {
     client: Etcd3,
     kind: Kind,
     options: ListOptions,
+    onListed: OnListed | undefined,
     atRevision?: number,
   ): Promise<{ resources: Resource[]; revision: number }> {
     const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
     const resources: Resource[] = [];
     let revision = atRevision;
     for await (const kv of this.#range(client, prefix, false, (r) => (revision ??= r), revision)) {
-      const resource = this.#decoded.decode(kv.key.toString(), kv);
-      if (matchesFilters(resource, options)) resources.push(resource);
+      const key = kv.key.toString();
+      const resource = this.#decoded.decode(key, kv);
+      if (!matchesFilters(resource, options)) continue;
+      resources.push(resource);
+      onListed?.(key, resource);
     }
     return { resources, revision: revision as number };
   }
@@ -429,6 +440,7 @@ export class EtcdCore implements StateCore {
     kind: Kind,
     options: ListOptions,
     ranges: readonly IndexRange[],
+    onListed: OnListed | undefined,
   ): Promise<{ resources: Resource[]; revision: number }> {
     let revision: number | undefined;
     const ids = new Set<string>();
@@ -439,7 +451,7 @@ export class EtcdCore implements StateCore {
       }
     }
     const at = revision as number;
-    if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, at);
+    if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, onListed, at);
     const keys = [...ids].map((id) =>
       this.#layout.resourceKey({ namespace: kind.namespace, type: kind.type, id }),
     );
@@ -458,7 +470,9 @@ export class EtcdCore implements StateCore {
         const kv = response.responses[i]?.response_range.kvs[0];
         if (kv === undefined) return;
         const resource = this.#decoded.decode(key, kv);
-        if (matchesFilters(resource, options)) resources.push(resource);
+        if (!matchesFilters(resource, options)) return;
+        resources.push(resource);
+        onListed?.(key, resource);
       });
     });
     return { resources, revision: at };

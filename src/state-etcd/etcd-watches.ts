@@ -46,10 +46,14 @@ export interface EtcdWatchesOptions {
   /** How many events may wait for a slow listener. */
   readonly capacity: number;
   readonly onListenerError: (error: unknown) => void;
-  /** The core's list of a kind at one revision, for a bootstrap. */
+  /**
+   * The core's list of a kind at one revision, for a bootstrap or the values a watch keeps
+   * (each resource told to `onListed` with the key it was read from).
+   */
   readonly listAt: (
     kind: Kind,
     options: ListOptions,
+    onListed?: (key: string, resource: Resource) => void,
   ) => Promise<{ resources: Resource[]; revision: number }>;
 }
 
@@ -155,10 +159,15 @@ export class EtcdWatches {
       initial.push(...replay.events.slice(-tail));
       start = replay.revision + 1;
     } else if (options.bootstrap) {
-      const { resources, revision } = await this.#listAt(kind, options);
+      const listed: WatchedValues = new Map();
+      const { resources, revision } = await this.#listAt(
+        kind,
+        options,
+        whole ? (key, resource) => listed.set(key, resource) : undefined,
+      );
       for (const resource of resources) initial.push({ type: 'created', resource });
       initial.push({ marker: 'bootstrapped', revision });
-      if (whole) watched = this.#watchedValues(resources);
+      if (whole) watched = listed;
       start = revision + 1;
     } else if (whole) {
       // A list rather than the revision alone: one read of the kind (its values mostly decoded
@@ -166,8 +175,11 @@ export class EtcdWatches {
       // a value that is no resource cannot be listed: watched as before, it fails only if that
       // key changes.
       try {
-        const { resources, revision } = await this.#listAt(kind, {});
-        watched = this.#watchedValues(resources);
+        const listed: WatchedValues = new Map();
+        const { revision } = await this.#listAt(kind, {}, (key, resource) =>
+          listed.set(key, resource),
+        );
+        watched = listed;
         start = revision + 1;
       } catch (error) {
         if (!(error instanceof CorruptValueError)) throw error;
@@ -200,15 +212,6 @@ export class EtcdWatches {
       const seen = filterEvent(event, options);
       if (seen) open.queue.push(seen);
     });
-  }
-
-  /** The values of a kind's resources by key, as a watch keeps them. */
-  #watchedValues(resources: readonly Resource[]): WatchedValues {
-    const watched: WatchedValues = new Map();
-    for (const resource of resources) {
-      watched.set(this.#layout.resourceKey(resource.metadata), resource);
-    }
-    return watched;
   }
 
   #register(

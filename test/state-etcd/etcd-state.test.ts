@@ -330,6 +330,34 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect(read).toBe(0);
   });
 
+  it('a watch keeps what it listed by the key it read it from, whatever id the value names', async () => {
+    // Written by hand under another key than its id names: the watch still knows its value
+    // before a change (it used to end with "no value of it before revision ...").
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    const client = await newClient();
+    const key = (id: string): string => `${prefix}/hall/${LAMPS.type}/r/${id}`;
+    // A resource cosi wrote, moved by hand under another key.
+    await state.create(newLamp('elsewhere', 1));
+    const stored = JSON.parse((await client.get(key('elsewhere')).string()) ?? 'null') as {
+      metadata: Record<string, unknown>;
+      spec: Lamp;
+    };
+    await client.delete().key(key('elsewhere'));
+    const value = (brightness: number, version: number): string =>
+      JSON.stringify({ metadata: { ...stored.metadata, version }, spec: { brightness } });
+    await client.put(key('porch')).value(value(1, 1));
+    const seen: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => seen.push(event));
+    await client.put(key('porch')).value(value(2, 2));
+    await vi.waitFor(() => expect(seen).toHaveLength(1), RECONNECT_TIMEOUT);
+    const event = seen[0] as StateEvent;
+    expect(event.type).toBe('updated');
+    const update = event as { old: Resource; resource: Resource };
+    expect((update.old.spec as Lamp).brightness).toBe(1);
+    expect((update.resource.spec as Lamp).brightness).toBe(2);
+  });
+
   it('ends the watch of a listener that falls more than the buffer behind with errored', async () => {
     const prefix = freshPrefix();
     const state = createEtcdState({ endpoints: [server.endpoint], prefix, bufferCapacity: 3 });
