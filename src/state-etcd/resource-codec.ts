@@ -37,7 +37,35 @@ export function decodeResource(key: string, value: Buffer): Resource {
   }
   // Written before resources had a generation: count from the first.
   if (typeof metadata.generation !== 'number') metadata.generation = 1;
+  // Written by hand with only what is checked above: the rest as a new resource has it.
+  for (const [field, empty] of DEFAULTS) {
+    if (metadata[field] === undefined) metadata[field] = empty();
+  }
+  const shapeError = wrongShape(metadata);
+  if (shapeError !== undefined) throw new CorruptValueError(key, shapeError);
   return freezeResource({ metadata: metadata as unknown as MutableMetadata, spec: parsed.spec });
+}
+
+const DEFAULTS: readonly (readonly [string, () => unknown])[] = [
+  ['owner', () => ''],
+  ['phase', () => 'running'],
+  ['finalizers', () => []],
+  ['labels', () => ({})],
+  ['annotations', () => ({})],
+  ['created', () => 0],
+  ['updated', () => 0],
+  ['ownerReferences', () => []],
+];
+
+/** What is wrong with the collections of stored metadata, if anything. */
+function wrongShape(metadata: Record<string, unknown>): string | undefined {
+  for (const field of ['finalizers', 'ownerReferences']) {
+    if (!Array.isArray(metadata[field])) return `metadata.${field} is not a list`;
+  }
+  for (const field of ['labels', 'annotations']) {
+    if (!isObject(metadata[field])) return `metadata.${field} is not an object`;
+  }
+  return undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -62,4 +62,45 @@ describe.skipIf(!etcdAvailable)('the etcd state with a corrupt value', () => {
       await state.close();
     }
   });
+
+  it('reads a value written by hand with only id, type, namespace and version, the rest as a new resource has it', async () => {
+    // Such a value passed the check of what a stored resource needs and then failed with a
+    // TypeError (no ownerReferences): a list rejected with it, and a watch's event threw it out of
+    // the client's callback, an uncaught exception that ended the process.
+    const prefix = `/faults-${++prefixes}`;
+    const state = createEtcdState({ endpoints: [etcd.server.endpoint], prefix });
+    try {
+      const kind = { namespace: 'default', type: 'VMs.t' };
+      const seen: string[] = [];
+      await state.watchKind(kind, (event) => {
+        seen.push(
+          'resource' in event
+            ? `${event.type} ${event.resource.metadata.id} ${JSON.stringify(event.resource.spec)}`
+            : event.type,
+        );
+      });
+      const minimal = { metadata: { ...kind, id: 'typed', version: 1 }, spec: { cpus: 2 } };
+      await etcd.client.put(`${prefix}/default/VMs.t/r/typed`).value(JSON.stringify(minimal));
+      await expect.poll(() => seen, { timeout: 10_000 }).toEqual(['created typed {"cpus":2}']);
+      const [listed] = await state.list(kind);
+      expect(listed?.metadata).toMatchObject({
+        id: 'typed',
+        version: 1,
+        generation: 1,
+        owner: '',
+        phase: 'running',
+        finalizers: [],
+        labels: {},
+        annotations: {},
+        ownerReferences: [],
+      });
+      // A collection of the wrong kind is a corrupt value, named, not a TypeError.
+      const wrong = { metadata: { ...minimal.metadata, ownerReferences: 'x' }, spec: {} };
+      await etcd.client.put(`${prefix}/default/VMs.t/r/wrong`).value(JSON.stringify(wrong));
+      const error: unknown = await state.list(kind).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'etcd-corrupt-value' });
+    } finally {
+      await state.close();
+    }
+  });
 });
