@@ -60,18 +60,22 @@ const SCHEMA_LIMITS = new Set([
 
 /**
  * Whether the double-quoted scalar `text[start, end)` has the escape `\/` (YAML 1.2's, not
- * go-yaml's): a backslash after an even run of them, then a slash.
+ * go-yaml's): a backslash after an even run of them, then a slash. Only the scalar's own text is
+ * read: a search for the next backslash would run on to the end of the file when there is none
+ * after it, for each of a JSON-like file's thousands of quoted strings.
  */
 function hasSlashEscape(text: string, start: number, end: number): boolean {
-  for (
-    let at = text.indexOf('\\', start);
-    at !== -1 && at < end - 1;
-    at = text.indexOf('\\', at + 2)
-  ) {
-    if (text[at + 1] === '/') return true;
+  for (let at = start; at < end - 1; at++) {
+    if (text.charCodeAt(at) !== BACKSLASH) continue;
+    if (text.charCodeAt(at + 1) === SLASH) return true;
+    // The escaped character is skipped: `\\/` is a backslash, then a slash.
+    at++;
   }
   return false;
 }
+
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
 
 /** An anchor's name as go-yaml (after libyaml) scans one: YAML 1.2 allows more (`&a.b`). */
 const GO_YAML_ANCHOR = /^[0-9A-Za-z_-]+$/;
