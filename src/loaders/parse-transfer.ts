@@ -26,6 +26,8 @@ export interface ParseTransfer {
   readonly text?: string;
   /** Each document's range in the text (see `YamlSource.documentRanges`), when there are any. */
   readonly ranges?: Uint32Array;
+  /** The starts of each list document's items (see `YamlSource.listItems`), when there are any. */
+  readonly listItems?: ReadonlyMap<number, Uint32Array>;
   /**
    * The spaces added at the start of lines (line, count) when the text is one relaxed as kubectl
    * reads it (`relaxed-indentation.ts`): positions count them back.
@@ -68,6 +70,7 @@ export function toTransfer(
       ? {}
       : {
           ranges: yaml.documentRanges(),
+          ...(yaml.listItems().size === 0 ? {} : { listItems: yaml.listItems() }),
           ...(yaml.text === written ? {} : { text: yaml.text }),
           ...(yaml.lineCounter instanceof ShiftedLineIndex
             ? { shifts: [...yaml.lineCounter.shifts] }
@@ -116,6 +119,7 @@ export function revivedParse(transfer: ParseTransfer): ParsedManifest {
               ? new LineIndex(text, transfer.limits.origin)
               : new ShiftedLineIndex(text, new Map(transfer.shifts), transfer.limits.origin),
           transfer.ranges,
+          transfer.listItems,
         );
   return {
     file: transfer.file,

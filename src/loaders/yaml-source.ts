@@ -19,6 +19,8 @@ import {
   type SchemaOptions,
 } from 'yaml';
 import { kubectlKey } from './go-yaml-keys.js';
+import { itemStart } from './list-item-starts.js';
+import { keyString, nodeStart } from './yaml-node-starts.js';
 import { parseJsonPointer } from './json-pointer.js';
 import type { LineIndex } from './line-index.js';
 import type { Position, StreamPositions } from './position.js';
@@ -131,11 +133,6 @@ function tooDeepAt(token: CST.Token, limit: number): number | undefined {
   return undefined;
 }
 
-/** Where a node starts. */
-export function nodeStart(node: YamlNode): number {
-  return node.range?.[0] ?? 0;
-}
-
 /** Where one document of a stream is: its text, and where its root node starts. */
 export interface DocumentRange {
   readonly start: number;
@@ -154,31 +151,6 @@ export interface DocumentRange {
 const STRIDE = 5;
 
 /**
- * Where the values of `kind` and `metadata.name` start in a document's root, when they are
- * scalars (not aliases, nor under one): the places {@link YamlSource.locate} then answers
- * without a parse, as a parse of the document would.
- */
-export function headerStarts(root: YamlNode | null): { kindStart?: number; nameStart?: number } {
-  if (!isMap(root)) return {};
-  const kind = firstValue(root, 'kind');
-  const metadata = firstValue(root, 'metadata');
-  const name = isMap(metadata) ? firstValue(metadata, 'name') : undefined;
-  return {
-    ...(isScalar(kind) ? { kindStart: nodeStart(kind) } : {}),
-    ...(isScalar(name) ? { nameStart: nodeStart(name) } : {}),
-  };
-}
-
-/** The value of a mapping's first pair with this key, as {@link keyIndex} finds it. */
-function firstValue(map: YAMLMap, key: string): YamlNode | null | undefined {
-  for (const pair of map.items) {
-    const k = pair.key as YamlNode | null;
-    if (keyString(k) === key) return pair.value as YamlNode | null;
-  }
-  return undefined;
-}
-
-/**
  * The text of a YAML stream, able to tell where a JSON pointer is in one of its documents.
  *
  * It parses a document again on its first lookup instead of keeping the syntax trees of the
@@ -195,6 +167,8 @@ export class YamlSource implements StreamPositions {
    */
   #ranges: Uint32Array = new Uint32Array(3 * 16);
   #documents = 0;
+  /** The starts of each list document's items, by document index (`list-item-starts.ts`). */
+  #items = new Map<number, Uint32Array>();
   readonly #roots = new Map<number, { root: YamlNode | null; offset: number }>();
   #whole: (YamlNode | null)[] | undefined;
 
@@ -220,6 +194,16 @@ export class YamlSource implements StreamPositions {
     this.#documents = Math.max(this.#documents, index + 1);
   }
 
+  /** Remembers where the items of the list document with this index start (`listItemStarts`). */
+  addListItems(index: number, starts: Uint32Array): void {
+    this.#items.set(index, starts);
+  }
+
+  /** The starts of each list document's items, by document index: see {@link restored}. */
+  listItems(): ReadonlyMap<number, Uint32Array> {
+    return this.#items;
+  }
+
   /**
    * Every document's range, flat (start, end, contentsStart, and where its kind and name are,
    * per index): see {@link restored}.
@@ -232,9 +216,15 @@ export class YamlSource implements StreamPositions {
    * A source with the documents' ranges another one had (its {@link documentRanges}): the same
    * positions, from the same text, without parsing it (a parse made on another thread).
    */
-  static restored(text: string, lineCounter: LineIndex, ranges: Uint32Array): YamlSource {
+  static restored(
+    text: string,
+    lineCounter: LineIndex,
+    ranges: Uint32Array,
+    items: ReadonlyMap<number, Uint32Array> = new Map(),
+  ): YamlSource {
     const source = new YamlSource(text, lineCounter);
     source.#ranges = ranges;
+    source.#items = new Map(items);
     source.#documents = Math.floor(ranges.length / STRIDE);
     return source;
   }
@@ -269,12 +259,16 @@ export class YamlSource implements StreamPositions {
     return this.lineCounter.linePos(offset + nodeStart(node) + Math.max(at, 0));
   }
 
-  /** Where the first parse saw the value of `/kind` or `/metadata/name` start, or 0. */
+  /**
+   * Where the first parse saw the value of `/kind` or `/metadata/name` start, or a list's item
+   * (`/items/N`, its kind or its name); 0 when it did not.
+   */
   #headerStart(index: number, pointer: string): number {
     if (index >= this.#documents) return 0;
     if (pointer === '/kind') return this.#ranges[index * STRIDE + 3] ?? 0;
     if (pointer === '/metadata/name') return this.#ranges[index * STRIDE + 4] ?? 0;
-    return 0;
+    const items = this.#items.get(index);
+    return items === undefined ? 0 : itemStart(items, pointer);
   }
 
   /** The node at a pointer in a document (or its nearest existing parent), and its offset. */
@@ -426,15 +420,4 @@ function lastBefore(nodes: readonly YamlNode[], offset: number): YamlNode | unde
     else hi = mid;
   }
   return lo === 0 ? undefined : nodes[lo - 1];
-}
-
-/** A mapping key as a JSON pointer segment names it, if it is a scalar. */
-function keyString(key: YamlNode | null): string | undefined {
-  if (key === null) return '';
-  if (!isScalar(key)) return undefined;
-  const value = key.value;
-  if (value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
 }

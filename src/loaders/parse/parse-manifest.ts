@@ -6,13 +6,9 @@ import { LineIndex } from '../line-index.js';
 import { relaxIndentation, ShiftedLineIndex } from '../relaxed-indentation.js';
 
 export { MAX_CRD_BYTES } from '../request-limits.js';
-import {
-  headerStarts,
-  NestingTooDeepError,
-  nodeStart,
-  parseYamlStream,
-  YamlSource,
-} from '../yaml-source.js';
+import { NestingTooDeepError, parseYamlStream, YamlSource } from '../yaml-source.js';
+import { headerStarts, nodeStart } from '../yaml-node-starts.js';
+import { listItemStarts } from '../list-item-starts.js';
 import type { YamlDocument } from '../yaml-document.js';
 import { kubectlDocumentBreaks, type DocumentBreak } from '../kubectl-document-breaks.js';
 import { InsertedTextIndex, jsonStreamAsYaml } from '../json-stream.js';
@@ -133,6 +129,8 @@ function parseStream(
       contentsStart: doc.contents ? nodeStart(doc.contents) : doc.range[0],
       ...headerStarts(doc.contents),
     });
+    const items = listItemStarts(doc.contents);
+    if (items !== undefined) source.addListItems(index, items);
     const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
     const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
     // kubectl reads a file's first document with the directives before it; one after an end

@@ -8,7 +8,8 @@ import { createFinding, type Finding } from '../finding.js';
 import type { LineIndex } from '../line-index.js';
 import { relaxIndentation } from '../relaxed-indentation.js';
 import { shorten } from '../shorten.js';
-import { nodeStart, parseYamlStream, type YamlSource } from '../yaml-source.js';
+import { parseYamlStream, type YamlSource } from '../yaml-source.js';
+import { nodeStart } from '../yaml-node-starts.js';
 import { YamlDocument } from '../yaml-document.js';
 import { goYamlQuoteEscapes } from '../go-yaml-escapes.js';
 import {

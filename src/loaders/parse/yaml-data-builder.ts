@@ -16,7 +16,7 @@ import { createFinding, type Finding, type FindingCode } from '../finding.js';
 import { jsonPointer } from '../json-pointer.js';
 import type { LineIndex } from '../line-index.js';
 import { shorten } from '../shorten.js';
-import { nodeStart } from '../yaml-source.js';
+import { nodeStart } from '../yaml-node-starts.js';
 import { decodeWithQuoteEscapes, hasEscapeIn } from '../go-yaml-escapes.js';
 import { goYamlNumber } from '../go-yaml-numbers.js';
 import { defineOwn } from '../../engine/resource/plain-data.js';
