@@ -9,7 +9,7 @@ export { MAX_CRD_BYTES } from '../request-limits.js';
 import { NestingTooDeepError, parseYamlStream, YamlSource } from '../yaml-source.js';
 import { headerStarts, nodeStart } from '../yaml-node-starts.js';
 import { listItemStarts } from '../list-item-starts.js';
-import type { YamlDocument } from '../yaml-document.js';
+import { YamlDocument } from '../yaml-document.js';
 import { kubectlDocumentBreaks, type DocumentBreak } from '../kubectl-document-breaks.js';
 import { InsertedTextIndex, jsonStreamAsYaml } from '../json-stream.js';
 import type { ParseManifestOptions, ParsedManifest, ParseTextOptions } from '../parsed-manifest.js';
@@ -17,6 +17,7 @@ import { oversizedCrd } from './oversized-crd.js';
 import { checkKubectlDirectives, checkVersion } from './yaml-directives.js';
 import { allowedAliasedCharacters, DEFAULT_MAX_DEPTH, type Limits } from './yaml-build-limits.js';
 import { readDocument } from './read-yaml-document.js';
+import { readPlainJsonObject } from './plain-json-object.js';
 import { fromYamlError } from './yaml-error-findings.js';
 
 export type { Position } from '../position.js';
@@ -97,6 +98,12 @@ export function parseManifest(
   return { ...again, findings: [said, ...again.findings] };
 }
 
+/**
+ * A text this long that is one JSON object is read with `JSON.parse` when the yaml reader would
+ * find nothing in it (`plain-json-object.ts`); a shorter one costs little either way.
+ */
+const PLAIN_JSON_MIN_LENGTH = 64 * 1024;
+
 /** {@link parseManifest} of a text whose byte order marks are out, positions from `lineCounter`. */
 function parseStream(
   text: string,
@@ -119,6 +126,26 @@ function parseStream(
   };
   const forbidden = findForbiddenCharacters(text);
   const source = new YamlSource(text, lineCounter);
+  const plain =
+    text.length >= PLAIN_JSON_MIN_LENGTH && forbidden.length === 0 && breaks.length === 0
+      ? readPlainJsonObject(text)
+      : undefined;
+  if (plain !== undefined) {
+    source.addDocument(0, {
+      start: 0,
+      end: text.length,
+      contentsStart: plain.start,
+      ...(plain.kindStart === undefined ? {} : { kindStart: plain.kindStart }),
+      ...(plain.nameStart === undefined ? {} : { nameStart: plain.nameStart }),
+    });
+    if (plain.items !== undefined) source.addListItems(0, plain.items);
+    const position = lineCounter.linePos(plain.start);
+    return {
+      file,
+      documents: [new YamlDocument(file, 0, position, plain.value, false, source)],
+      findings,
+    };
+  }
   let start = 0;
   let index = 0;
   const onDocument = (doc: Document.Parsed): void => {
