@@ -604,7 +604,8 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     const r = await cli(['report', '-f', 'fixtures/kro-webapp', '-o', file, '--quiet']);
     expect(r.code).toBe(0);
     const { page, errors } = await openReport(file);
-    await expect.poll(() => page.locator('#shown').textContent()).toBe('7 of 7 resources');
+    // Its seven resources, and the RGD that defines WebApps, a row as the summary counts it.
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('8 of 8 resources');
     const names = await Promise.all(
       (await page.locator('#graph-view g.node, #graph-view g.cluster').all()).map(
         async (n) => (await n.getAttribute('aria-label')) ?? '',
@@ -1050,6 +1051,99 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await page.locator('#graph-view g.node.selected title').allTextContents()).toEqual([
       'resource:default/ConfigMaps.core/cm-35',
     ]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("lists the manifests' CRDs as the summary counts them, and opens the one a finding is about (review report3 1)", async () => {
+    // cert-manager's report said "13 valid" above a table of 7 resources: its 6 CRDs were on no
+    // row, nor, for a type with no resource, anywhere on the page, and argo-cd's findings about a
+    // CRD (duplicate-definition, large-definition) linked to nothing.
+    const dir = path.join(ARTIFACTS, 'crd-rows');
+    await mkdir(dir, { recursive: true });
+    const crd = (kind: string, plural: string): string =>
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        `  name: ${plural}.example.org`,
+        'spec:',
+        '  group: example.org',
+        `  names: { kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()} }`,
+        '  scope: Namespaced',
+        '  versions:',
+        '    - name: v1',
+        '      served: true',
+        '      storage: true',
+        '      schema:',
+        '        openAPIV3Schema:',
+        '          type: object',
+        '          properties:',
+        '            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }',
+        '',
+      ].join('\n');
+    await writeFile(path.join(dir, 'gadgets-crd.yaml'), crd('Gadget', 'gadgets'));
+    await writeFile(path.join(dir, 'widgets-again.yaml'), crd('Widget', 'widgets'));
+    // Read after widgets-again.yaml: the duplicate, whose findings are about the first copy,
+    // the one that says so and a warning (a YAML 1.1 boolean, as argo-cd's large-definition).
+    await writeFile(
+      path.join(dir, 'widgets-crd.yaml'),
+      crd('Widget', 'widgets').replace('served: true', 'served: yes'),
+    );
+    await writeFile(
+      path.join(dir, 'widget.yaml'),
+      'apiVersion: example.org/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 1\n',
+    );
+    const file = path.join(ARTIFACTS, 'crd-rows.html');
+    const made = await cli(['report', '-f', dir, '-o', file, '--quiet']);
+    expect(made.code).toBe(1);
+    const { page, errors } = await openReport(file);
+    // The summary's valid documents (a Widget and two CRDs) are the table's rows.
+    expect(await page.locator('body').textContent()).toContain(
+      'manifests: 4 resources in 4 files: 3 valid, 1 invalid',
+    );
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('3 of 3 resources');
+    await page.locator('#search').fill('gadgets');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('1 of 3 resources');
+    expect(await page.locator('#resource-rows tr[data-key]').getAttribute('data-key')).toBe(
+      'default/CustomResourceDefinitions.apiextensions.k8s.io/gadgets.example.org',
+    );
+    // The duplicate's finding opens the first copy: what it defines, and where it is written.
+    const finding = page.locator('li.finding', {
+      has: page.locator('code', { hasText: 'duplicate-definition' }),
+    });
+    const link = finding.locator('a.resource-link');
+    expect(await link.textContent()).toBe(
+      'CustomResourceDefinitions.apiextensions.k8s.io widgets.example.org',
+    );
+    const duplicates = page.locator('li.finding', {
+      has: page.locator('.place', { hasText: 'widgets-crd.yaml' }),
+    });
+    expect(await duplicates.count()).toBeGreaterThan(1);
+    expect(await duplicates.locator('a.resource-link').allTextContents()).toEqual(
+      Array.from(
+        { length: await duplicates.count() },
+        () => 'CustomResourceDefinitions.apiextensions.k8s.io widgets.example.org',
+      ),
+    );
+    await link.click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('CustomResourceDefinitions.apiextensions.k8s.io widgets.example.org');
+    const details = (await page.locator('#details').textContent()) ?? '';
+    expect(details).toMatch(/crd-rows\/widgets-again\.yaml:1/);
+    expect(details).toContain('it defines the type Widgets.example.org');
+    expect(await page.locator('tr.chosen').getAttribute('data-key')).toBe(
+      'default/CustomResourceDefinitions.apiextensions.k8s.io/widgets.example.org',
+    );
+    // The graph marks the type's box, and the details list its resources in the table.
+    expect(await page.locator('#graph-view g.cluster.selected title').allTextContents()).toEqual([
+      'cluster_Widgets.example.org',
+    ]);
+    await page.locator('#details button', { hasText: 'list its resources' }).click();
+    await expect
+      .poll(() => page.locator('#shown').textContent())
+      .toBe('1 of 3 resources (type Widgets.example.org)');
     expect(errors).toEqual([]);
     await page.context().close();
   });

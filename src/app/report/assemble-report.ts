@@ -29,6 +29,7 @@ import type {
   ReportVerdict,
 } from './report-data.js';
 import { reportTimeline } from './report-timeline.js';
+import { definitionRows } from './definition-rows.js';
 import { itemFailures, reportFailures } from './report-failures.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 
@@ -70,7 +71,11 @@ export function assembleReport(input: ReportInput): ReportData {
   const shown = outcome
     ? reportResources(run, outcome.snapshot.resources, graph, report && itemFailures(report))
     : { resources: [] };
-  const linked = linkFindings(findings.slice(0, MAX_REPORT_FINDINGS), shown.resources);
+  const rows = [
+    ...shown.resources,
+    ...definitionRows(result, shown.resources, run?.manifests.registry),
+  ];
+  const linked = linkFindings(findings.slice(0, MAX_REPORT_FINDINGS), rows);
   return {
     title: input.title,
     verdict: verdictOf(result, report),
@@ -113,6 +118,7 @@ export function assembleReport(input: ReportInput): ReportData {
       ...(c.lastError ? { lastError: shortenMessage(c.lastError.message) } : {}),
     })),
     ...shown,
+    resources: rows,
     ...(report && outcome.project.record
       ? { timeline: reportTimeline(outcome.project.record) }
       : {}),
@@ -169,9 +175,10 @@ interface PlacedFinding extends ReportFinding {
 
 /**
  * Each finding with the key of the resource it is about, when the table shows it: the resource
- * its document made (a warning on a loaded manifest), else, for a resource defined twice, the
- * one the first definition made, whose document holds the finding's `related` place (its id
- * checked, so a document that made no resource is never taken for the one before it).
+ * (or definition) its document made (a warning on a loaded manifest), else, for a name defined
+ * twice, the one the first definition made, whose document holds the duplicate finding's
+ * `related` place (its id checked, so a document that made no resource is never taken for the
+ * one before it), for every finding of the second document.
  */
 function linkFindings(
   findings: readonly PlacedFinding[],
@@ -195,12 +202,17 @@ function linkFindings(
     for (const s of list) if (s <= line) start = s;
     return start === undefined ? undefined : bySource.get(`${file}:${start}`);
   };
-  return findings.map(({ document, related, ...finding }) => {
-    let resource = document && bySource.get(`${document.file}:${document.line}`);
-    if (!resource && document && related) {
-      const first = documentAt(related.file, related.line);
-      if (first?.id === document.name) resource = first;
-    }
+  // A second definition of a name is about the first one's resource, each of its findings (a
+  // CRD defined again is too large as well): by the document, from its duplicate finding's place.
+  const firstOf = new Map<string, ReportResource>();
+  for (const { document, related } of findings) {
+    if (!document || !related) continue;
+    const first = documentAt(related.file, related.line);
+    if (first?.id === document.name) firstOf.set(`${document.file}:${document.line}`, first);
+  }
+  return findings.map(({ document, related: _related, ...finding }) => {
+    const at = document && `${document.file}:${document.line}`;
+    const resource = at && (bySource.get(at) ?? firstOf.get(at));
     return resource ? { ...finding, resource: resource.key } : finding;
   });
 }

@@ -63,6 +63,11 @@ export interface ReportResource {
   readonly from: readonly (readonly [number, LineageVia])[];
   /** When a queue controller gave up on it: which, after how many attempts, and why. */
   readonly failure?: ReportItemFailure;
+  /**
+   * A definition document (a CRD, a kro RGD): a row as `check`'s summary counts it, but a type
+   * of the world rather than a resource of it; with the type it defines when the project has it.
+   */
+  readonly definition?: { readonly defines?: string };
 }
 
 /** A queue controller's item that was still failing when the run ended. */
@@ -136,7 +141,7 @@ export interface ReportData {
   /** Each kro RGD's resources in render order, as `cosi graph` draws them (none: no RGD). */
   readonly resourceGraphs?: readonly ResourceGraphDag[];
   readonly controllers: readonly ReportController[];
-  /** Sorted by type, namespace and id. */
+  /** Sorted by type, namespace and id; then the definition documents, in the check's order. */
   readonly resources: readonly ReportResource[];
   /** The resources' lineage, when the run was recorded. */
   readonly lineage?: ReportLineage;

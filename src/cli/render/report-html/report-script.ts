@@ -126,8 +126,22 @@ export const REPORT_SCRIPT = String.raw`
     if (graph.truncated) out.push(h('p', {}, ['note: history truncated: the record dropped its oldest reconciles']));
     return out;
   }
+  // A definition document (a CRD, a kro RGD): what it is, where, and the type it defines,
+  // which the graph draws and the table lists the resources of.
+  function showDefinition(r, clear) {
+    var defines = r.definition.defines;
+    var nodes = [definitionList([['kind', r.type], ['name', r.id], ['written by', writer(r)], ['defines', defines]])];
+    nodes.push(h('p', { class: 'definition-note' }, defines
+      ? ['A definition, not a resource of the world: it defines the type ' + defines + '. ',
+        h('button', { type: 'button', class: 'link', onclick: function () { showType(defines); } }, ['list its resources'])]
+      : ['A definition, not a resource of the world.']));
+    showIn(label(r), nodes);
+    if (defines) select(nodesByTitle.has('cluster_' + defines) ? 'cluster_' + defines : 'type:' + defines);
+    chooseRow(r.key, clear);
+  }
   function showResource(i, clear) {
     var r = resources[i];
+    if (r.definition) return showDefinition(r, clear);
     var nodes = [definitionList([
       ['namespace', r.clusterScoped ? '(none: cluster-scoped)' : r.namespace], ['type', r.type], ['id', r.id], ['version', String(r.version)],
       ['written by', writer(r)], ['phase', r.phase],
