@@ -418,7 +418,7 @@ describe('cosi check at the edges of CI', () => {
     const github = await cli(['check', '-f', 'fixtures/minimal', '--update', '-o', 'github']);
     expect(github.code).toBe(2);
     expect(github.stdout).toContain(
-      '::error file=fixtures/minimal,line=1,title=setup%3A usage-error::--update needs --expect',
+      '::error file=fixtures/minimal,line=1,title=setup%3A usage-error::usage-error: --update needs --expect',
     );
     expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
     // In text, the setup case is named once.

@@ -397,6 +397,33 @@ describe('github annotations', { timeout: 60_000 }, () => {
     expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=2,col=3,/);
   });
 
+  it("names each finding's place and code in its message, which is all the job log shows of it (review report3 3)", async () => {
+    // GitHub makes 10 errors of a step annotations; argo-cd's 977 are read in the log, which
+    // prints a command's message, not its file= and line= properties.
+    const many = path.join(dir, 'many');
+    await mkdir(many, { recursive: true });
+    for (let i = 0; i < 12; i++) {
+      await writeFile(
+        path.join(many, `cm-${i}.yaml`),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  size: ${i}\n`,
+      );
+    }
+    const check = await cli(['check', 'many', '-o', 'github'], {
+      cwd: dir,
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(check.code).toBe(1);
+    const errors = check.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(errors).toHaveLength(12);
+    for (const e of errors) {
+      const [, file, line, col, code, message] =
+        /^::error file=([^,]+),line=(\d+),col=(\d+),title=manifests%3A ([\w-]+)::(.*)$/.exec(e) ??
+        [];
+      expect(message?.startsWith(`${file}:${line}:${col}: ${code}: `), e).toBe(true);
+    }
+    expect(errors[0]).toMatch(/::many\/cm-0\.yaml:6:9: schema-violation: /);
+  });
+
   it('every kind of finding of a check is annotated with a line, in a file relative to the workspace', async () => {
     const project = path.join(dir, 'starter');
     await writeStarterProject(project);
@@ -486,7 +513,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
     });
     expect(empty.code).toBe(1);
     expect(empty.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
-      '::error file=empty/cosi.config.ts,line=1,title=manifests%3A empty-input::no manifest files found',
+      '::error file=empty/cosi.config.ts,line=1,title=manifests%3A empty-input::empty-input: no manifest files found',
     ]);
 
     await mkdir(path.join(dir, 'plain'), { recursive: true });
@@ -497,7 +524,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
     });
     expect(usage.code).toBe(2);
     expect(usage.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
-      '::error file=plain,line=1,title=setup%3A usage-error::--update needs --expect <dir>',
+      '::error file=plain,line=1,title=setup%3A usage-error::usage-error: --update needs --expect <dir>',
     ]);
   });
 

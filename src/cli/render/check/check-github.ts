@@ -38,7 +38,14 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
             ? [`line=${f.line}`, `col=${f.col > 0 ? f.col : 1}`]
             : ['line=1']),
         );
-      const message = [f.message, f.pointer ? `(at ${f.pointer})` : '', f.diff ? `\n${f.diff}` : '']
+      // The job log shows a command's message alone, not its file and line, and GitHub makes
+      // only 10 errors of a step annotations (argo-cd has 977): the message says where and what,
+      // as `check`'s text does, so that every finding in the log names its place.
+      const message = [
+        `${logPlace(f.file, f.line, f.col, options)}${f.code}: ${f.message}`,
+        f.pointer ? `(at ${f.pointer})` : '',
+        f.diff ? `\n${f.diff}` : '',
+      ]
         .filter(Boolean)
         .join(' ');
       // A manifest's keys are in the pointer raw: a CI log is a terminal too.
@@ -63,6 +70,18 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
   }
   out.push(formatPassed(totals(summarize(result))));
   return `${out.join('\n')}\n`;
+}
+
+/** `file:line:col: ` of a finding as the annotation names it; none for a finding of no file. */
+function logPlace(
+  file: string,
+  line: number,
+  col: number,
+  options: GithubOptions | undefined,
+): string {
+  if (file === '') return '';
+  const at = workspacePath(file, options);
+  return line > 0 ? `${at}:${line}:${col > 0 ? col : 1}: ` : `${at}: `;
 }
 
 /** A finding's file, relative to the workspace when there is one and the file is inside it. */
