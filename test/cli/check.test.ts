@@ -132,13 +132,52 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(missing.stdout).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid\n');
   });
 
+  it('skips a file of no document, which it counted as a pass above the valid resources (review report3 4)', async () => {
+    // cert-manager: "13 valid" and "15 passed", for two empty Helm values files.
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-empty-files-'));
+    try {
+      await writeFile(
+        path.join(dir, 'cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+      );
+      await writeFile(path.join(dir, 'pebble-values.yaml'), '');
+      await writeFile(path.join(dir, 'notes.yaml'), '# nothing yet\n---\n');
+      const text = await cli(['check', '-f', dir]);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain('manifests: 1 resource in 3 files: 1 valid, 0 invalid\n');
+      // The ConfigMap and the convergence pass; the two files had nothing to check.
+      expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('2 passed, 0 failed, 2 skipped');
+      const json = JSON.parse((await cli(['check', '-f', dir, '-o', 'json'])).stdout) as {
+        passed: number;
+        skipped: number;
+        cases: { name: string; skipped?: string }[];
+      };
+      expect([json.passed, json.skipped]).toEqual([2, 2]);
+      expect(
+        json.cases.filter((c) => c.skipped !== undefined).map((c) => path.basename(c.name)),
+      ).toEqual(['notes.yaml', 'pebble-values.yaml']);
+      const junit = await cli(['check', '-f', dir, '-o', 'junit']);
+      expect(junit.stdout).toContain(
+        'pebble-values.yaml"><skipped message="no document in the file: nothing to check"/>',
+      );
+      // A file of no document alone still fails as an input with no resource.
+      const alone = await cli(['check', '-f', path.join(dir, 'pebble-values.yaml')]);
+      expect(alone.code).toBe(1);
+      expect(alone.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 skipped');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each(INVALID)(
     'fails fixtures/invalid/%s with exit 1 and positioned findings',
     async (name) => {
       const r = await cli(['check', '-f', `fixtures/invalid/${name}`]);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/error\[[a-z0-9-]+\]/);
-      expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(
+        /^\d+ passed, [1-9]\d* failed(, \d+ skipped)?$/,
+      );
       if (name !== 'empty-input')
         expect(r.stdout).toMatch(new RegExp(`fixtures/invalid/${name}/[^:]+:\\d+:\\d+: error`));
     },
