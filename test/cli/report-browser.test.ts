@@ -1133,6 +1133,13 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     const details = (await page.locator('#details').textContent()) ?? '';
     expect(details).toMatch(/crd-rows\/widgets-again\.yaml:1/);
     expect(details).toContain('it defines the type Widgets.example.org');
+    // Named as a resource's details name its type: the row's type, not a kind.
+    expect(await page.locator('#details dt').allTextContents()).toEqual([
+      'type',
+      'name',
+      'written by',
+      'defines',
+    ]);
     expect(await page.locator('tr.chosen').getAttribute('data-key')).toBe(
       'default/CustomResourceDefinitions.apiextensions.k8s.io/widgets.example.org',
     );

@@ -130,7 +130,7 @@ export const REPORT_SCRIPT = String.raw`
   // which the graph draws and the table lists the resources of.
   function showDefinition(r, clear) {
     var defines = r.definition.defines;
-    var nodes = [definitionList([['kind', r.type], ['name', r.id], ['written by', writer(r)], ['defines', defines]])];
+    var nodes = [definitionList([['type', r.type], ['name', r.id], ['written by', writer(r)], ['defines', defines]])];
     nodes.push(h('p', { class: 'definition-note' }, defines
       ? ['A definition, not a resource of the world: it defines the type ' + defines + '. ',
         h('button', { type: 'button', class: 'link', onclick: function () { showType(defines); } }, ['list its resources'])]
