@@ -62,6 +62,13 @@ const yamlishBytes = fc
 const rawBytes = fc.uint8Array({ maxLength: 200 });
 
 /** Plain data as a manifest's spec may hold it. */
+/**
+ * A key of the written data. Not `<<`: yaml's stringify writes that key plain, and a plain `<<` is
+ * a merge key to kubectl (go-yaml, YAML 1.1) and to cosi (a quoted "<<" is a key of that name,
+ * tested in parse-manifest.test.ts), so the data read back rightly differs from the data written.
+ */
+const specKey = fc.string({ maxLength: 6 }).filter((key) => key !== '<<');
+
 const specValue = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -72,7 +79,7 @@ const specValue = fc.letrec((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(specKey, tie('value'), { maxKeys: 4 }),
   ),
 })).value;
 
@@ -99,7 +106,7 @@ describe('the loader on hostile input (fuzz)', () => {
 
   it('loads every accepted spec as exactly the data that was written', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), specValue, { maxKeys: 5 }), (spec) => {
+      fc.property(fc.dictionary(specKey, specValue, { maxKeys: 5 }), (spec) => {
         const text = stringify({ metadata: { type: 'Things.example.org', id: 'a' }, spec });
         const result = loadManifests([
           { path: 'd.yaml', text: DEFINITION },
