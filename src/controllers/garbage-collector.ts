@@ -27,8 +27,43 @@ export interface GarbageCollectorOptions {
    * its account.
    */
   readonly owners: readonly Kind[];
-  /** The controller's name, also the finalizer it holds on owners; `GarbageCollector` by default. */
+  /** The controller's name; `GarbageCollector` by default. */
   readonly name?: string;
+  /**
+   * The finalizer it holds on owners for foreground deletion, a domain-qualified name as
+   * Kubernetes wants one (`domain/name`): `cosi.dev/garbage-collector` by default, and
+   * `cosi.dev/<name>` for a collector given a `name`.
+   */
+  readonly finalizer?: string;
+}
+
+/** The finalizer of the collector with the default name. */
+export const GARBAGE_COLLECTOR_FINALIZER = 'cosi.dev/garbage-collector';
+
+/** Kubernetes' qualified name (`IsQualifiedName`) with the `domain/` prefix it wants of a finalizer. */
+const QUALIFIED_FINALIZER =
+  /^(?=.{1,253}\/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/(?=.{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/**
+ * The finalizer a collector holds, and the one versions of cosi before the qualified name held
+ * (its name, `GarbageCollector` by default), which it still releases.
+ */
+function finalizersOf(
+  name: string,
+  options: GarbageCollectorOptions,
+): {
+  finalizer: string;
+  legacy: string;
+} {
+  const finalizer =
+    options.finalizer ??
+    (options.name === undefined ? GARBAGE_COLLECTOR_FINALIZER : `cosi.dev/${name}`);
+  if (!QUALIFIED_FINALIZER.test(finalizer)) {
+    throw new Error(
+      `garbage collector ${JSON.stringify(name)}: its finalizer ${JSON.stringify(finalizer)} is not a domain-qualified name (domain/name, as cosi.dev/garbage-collector): Kubernetes refuses it on an object; give one with the finalizer option`,
+    );
+  }
+  return { finalizer, legacy: name };
 }
 
 /**
@@ -41,7 +76,7 @@ export interface GarbageCollectorOptions {
  *   (`controller: true`) is destroyed, the dependent is torn down in its own
  *   owner's name and destroyed as soon as no finalizer holds it.
  * - **Foreground**, for a reference marked `blockOwnerDeletion`: the collector holds a finalizer
- *   (its name) on the running owner. When the owner starts tearing down, its dependents are torn
+ *   (`cosi.dev/garbage-collector`) on the running owner. When the owner starts tearing down, its dependents are torn
  *   down and destroyed, and the finalizer is released only once every blocking dependent is gone,
  *   so the owner cannot be destroyed before them.
  * - A dependent with only plain (non-controller) references goes, in the background, once every
@@ -81,7 +116,7 @@ export function createGarbageCollector(options: GarbageCollectorOptions): Contro
     }
   }
   const outputTypes = [...new Set(options.dependents.map((k) => k.type))];
-  const pass = createPass(name, options);
+  const pass = createPass(finalizersOf(name, options), options);
   return {
     name,
     inputs: [...inputs.values()],
@@ -98,9 +133,12 @@ export function createGarbageCollector(options: GarbageCollectorOptions): Contro
 
 /** One pass over every owner and dependent; returns the errors it collected. */
 function createPass(
-  name: string,
+  { finalizer, legacy }: { finalizer: string; legacy: string },
   options: GarbageCollectorOptions,
 ): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
+  /** Whether the collector holds the owner: by its finalizer, or by an older cosi's. */
+  const holds = (owner: Resource): boolean =>
+    owner.metadata.finalizers.includes(finalizer) || owner.metadata.finalizers.includes(legacy);
   const ownerKinds = new Set(options.owners.map(kindKey));
   /** Where `owners` keeps each owner type: a cluster-scoped one's objects are there. */
   const ownerNamespaces = new Map<string, string>();
@@ -143,7 +181,7 @@ function createPass(
         // An owner tearing down without our finalizer is deleted in the background: its
         // dependents wait until it is destroyed. With the finalizer, it is a foreground deletion
         // and every dependent goes now, blocking or not, as in Kubernetes.
-        if (owner && !owner.metadata.finalizers.includes(name)) continue;
+        if (owner && !holds(owner)) continue;
         // The owner is gone (background) or tearing down in the foreground: the dependent goes.
         collectable.push({ dependent, blocks: blocking && owner ? ownerKey : undefined });
       }
@@ -166,13 +204,19 @@ function createPass(
     const ownerErrors: (Error | undefined)[] = [];
     await forEachConcurrently([...owners], inFlight, async ([key, owner], index) => {
       const md = owner.metadata;
-      const holding = md.finalizers.includes(name);
+      const holding = md.finalizers.includes(finalizer);
+      // An older cosi's finalizer (state it wrote, on etcd): released as the collector's own, or
+      // on a running owner, swapped for the qualified one.
+      const holdingLegacy = legacy !== finalizer && md.finalizers.includes(legacy);
       const wanted = md.phase === 'running' ? guarded.has(key) : held.has(key);
       try {
         // A tearing-down owner takes no new finalizer: one it does not carry yet has no dependent
-        // it waited for.
-        if (wanted && !holding && md.phase === 'running') await rt.addFinalizer(md, name);
-        else if (!wanted && holding) await rt.removeFinalizer(md, name);
+        // it waited for (an older cosi's finalizer keeps holding it then).
+        if (wanted && !holding && md.phase === 'running') await rt.addFinalizer(md, finalizer);
+        else if (!wanted && holding) await rt.removeFinalizer(md, finalizer);
+        if (holdingLegacy && (!wanted || md.phase === 'running')) {
+          await rt.removeFinalizer(md, legacy);
+        }
       } catch (error) {
         if (!isNotFound(error))
           ownerErrors[index] = annotate('updating the finalizer of', md, error);

@@ -107,14 +107,14 @@ describe('garbage collector, cluster-scoped owners', () => {
     await h.state.create(Tenant.create('acme', { namespaces: NAMESPACES }));
     await h.runtime.converge();
     expect((await h.state.get(Tenant.pointer('acme'))).metadata.finalizers).toEqual([
-      'GarbageCollector',
+      'cosi.dev/garbage-collector',
     ]);
     await h.state.addFinalizer(Quota.pointer('acme', 'team-b'), 'drain');
     await h.state.teardown(Tenant.pointer('acme'));
     await h.runtime.converge();
     expect(await quotas()).toEqual(['team-b/acme']);
     expect((await h.state.get(Tenant.pointer('acme'))).metadata.finalizers).toEqual([
-      'GarbageCollector',
+      'cosi.dev/garbage-collector',
     ]);
 
     await h.state.removeFinalizer(Quota.pointer('acme', 'team-b'), 'drain');

@@ -152,7 +152,7 @@ describe('garbage collector', () => {
       await h.state.create(Cluster.create('a'));
       await h.runtime.converge();
       expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([
-        'GarbageCollector',
+        'cosi.dev/garbage-collector',
       ]);
 
       await h.state.teardown(Cluster.pointer('a'));
@@ -172,7 +172,7 @@ describe('garbage collector', () => {
       await h.runtime.converge();
       expect((await h.state.get(Node.pointer('a-1'))).metadata.phase).toBe('tearingDown');
       expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([
-        'GarbageCollector',
+        'cosi.dev/garbage-collector',
       ]);
       await expect(h.state.destroy(Cluster.pointer('a'))).rejects.toMatchObject({
         code: 'conflict',
@@ -196,6 +196,74 @@ describe('garbage collector', () => {
       await h.state.destroy(Node.pointer('a-1'), { owner: 'cluster' });
       await h.runtime.converge();
       expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([]);
+    });
+  });
+  describe('its finalizer', () => {
+    it('is domain-qualified, as Kubernetes wants one: cosi.dev/<name> for a named collector', async () => {
+      await h.runtime.register(
+        createGarbageCollector({ name: 'gc', owners: [Cluster], dependents: [Node] }),
+      );
+      await h.state.create(Cluster.create('a', { size: 0 }));
+      await h.state.create(
+        Node.create('n', undefined, {
+          ownerReferences: [
+            { type: Cluster.type, id: 'a', controller: true, blockOwnerDeletion: true },
+          ],
+        }),
+      );
+      await h.runtime.converge();
+      expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([
+        'cosi.dev/gc',
+      ]);
+    });
+
+    it('refuses a finalizer that is not domain-qualified', () => {
+      expect(() =>
+        createGarbageCollector({ finalizer: 'gc', owners: [Cluster], dependents: [Node] }),
+      ).toThrow(/"gc" is not a domain-qualified name/);
+      expect(() =>
+        createGarbageCollector({ name: 'my gc', owners: [Cluster], dependents: [Node] }),
+      ).toThrow(/give one with the finalizer option/);
+    });
+
+    /** A cluster held by the finalizer cosi wrote before it was qualified, with a blocking node. */
+    async function heldByAnOlderCosi(id: string): Promise<void> {
+      await h.state.create(Cluster.create(id, { size: 0 }, { finalizers: ['GarbageCollector'] }));
+      await h.state.create(
+        Node.create(`${id}-1`, undefined, {
+          ownerReferences: [{ type: Cluster.type, id, controller: true, blockOwnerDeletion: true }],
+        }),
+      );
+    }
+
+    it('swaps the unqualified finalizer an older cosi put on a running owner for its own', async () => {
+      await project({ blockOwnerDeletion: true });
+      await heldByAnOlderCosi('a');
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([
+        'cosi.dev/garbage-collector',
+      ]);
+    });
+
+    it('releases an owner tearing down under the unqualified finalizer of an older cosi', async () => {
+      await project({ blockOwnerDeletion: true });
+      await heldByAnOlderCosi('a');
+      await h.state.addFinalizer(Node.pointer('a-1'), 'drain');
+      await h.state.teardown(Cluster.pointer('a'));
+      await h.runtime.converge();
+      // Still held: its blocking node waits for its own finalizer.
+      expect((await h.state.get(Node.pointer('a-1'))).metadata.phase).toBe('tearingDown');
+      expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([
+        'GarbageCollector',
+      ]);
+
+      await h.state.removeFinalizer(Node.pointer('a-1'), 'drain');
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect(await ids(h, Node.kind())).toEqual([]);
+      expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([]);
+      await h.state.destroy(Cluster.pointer('a'));
     });
   });
 });

@@ -160,7 +160,9 @@ describe('teardown controllers with writes in flight', () => {
       await state.create(part);
     }
     expect((await runtime.converge()).converged).toBe(true);
-    expect((await state.get(Owner.pointer('o'))).metadata.finalizers).toEqual(['GarbageCollector']);
+    expect((await state.get(Owner.pointer('o'))).metadata.finalizers).toEqual([
+      'cosi.dev/garbage-collector',
+    ]);
 
     await state.teardown(Owner.pointer('o'));
     const report = await runtime.converge();

@@ -164,8 +164,8 @@ describe.skipIf(!etcdAvailable)('teardown controllers pipelined on etcd', () => 
       await converge(runtime, () => etcd.settled());
       const guarded = await etcd.get(Owner.pointer('owner-0'));
       expect([...guarded.metadata.finalizers].sort()).toEqual([
-        'GarbageCollector',
         'LeftoverCleanup',
+        'cosi.dev/garbage-collector',
       ]);
       for (let o = 0; o < OWNERS; o++) await etcd.teardown(Owner.pointer(`owner-${o}`));
       await converge(runtime, () => etcd.settled());
