@@ -11,6 +11,7 @@
 // Resources
 export type { DeepReadonly } from './engine/resource/plain-data.js';
 export {
+  ALL_NAMESPACES,
   formatPointer,
   pointerKey,
   toPointer,

@@ -27,6 +27,7 @@ function typeExports(file: string): string[] {
 describe("'cosi'", () => {
   it('exports these values', () => {
     expect(Object.keys(cosi).sort()).toEqual([
+      'ALL_NAMESPACES',
       'AccessError',
       'BufferOverrunError',
       'Builder',

@@ -1,6 +1,15 @@
 import type { OwnerReference } from '../engine/resource/metadata.js';
 import { ownerPointerOf, type ClusterNamespaceOf } from '../engine/resource/owner-scope.js';
-import { formatPointer, kindKey, pointerKey, type Kind } from '../engine/resource/pointer.js';
+import {
+  ALL_NAMESPACES,
+  formatPointer,
+  isAllNamespaces,
+  kindKey,
+  pointerKey,
+  type Kind,
+} from '../engine/resource/pointer.js';
+import type { ResourceType } from '../engine/resource/define-resource.js';
+import { DEFAULT_NAMESPACE } from '../engine/resource/definition.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type {
   Controller,
@@ -16,17 +25,18 @@ import { annotate } from './errors.js';
 /** What the garbage collector watches. */
 export interface GarbageCollectorOptions {
   /**
-   * The kinds whose resources may be collected (a resource type, or a namespace and type): what
-   * `owns()` makes. They become shared outputs of the collector, so no other controller may
-   * declare one of them an exclusive output.
+   * The kinds whose resources may be collected: what `owns()` makes. A resource type
+   * (`ConfigMap`) is the type in every namespace, as Kubernetes' collector sees them all; a kind
+   * (`ConfigMap.kind('shop')`) only that namespace. Their types become shared outputs of the
+   * collector, so no other controller may declare one of them an exclusive output.
    */
-  readonly dependents: readonly Kind[];
+  readonly dependents: readonly (ResourceType<unknown> | Kind)[];
   /**
-   * The kinds owners may be of (what `for()` reconciles). A controller reference to a kind not
-   * listed here is never followed: the collector cannot see that owner, so it never collects on
-   * its account.
+   * The kinds owners may be of (what `for()` reconciles): a resource type in every namespace, a
+   * kind in its own. A controller reference to a kind not listed here is never followed: the
+   * collector cannot see that owner, so it never collects on its account.
    */
-  readonly owners: readonly Kind[];
+  readonly owners: readonly (ResourceType<unknown> | Kind)[];
   /** The controller's name; `GarbageCollector` by default. */
   readonly name?: string;
   /**
@@ -104,19 +114,21 @@ export function createGarbageCollector(options: GarbageCollectorOptions): Contro
       `garbage collector ${JSON.stringify(name)}: dependents is empty, so it would never collect anything`,
     );
   }
+  const owners = options.owners.map(watchedKind);
+  const dependents = options.dependents.map(watchedKind);
   const inputs = new Map<string, Input<ControllerInputKind>>();
   // Owners are strong inputs: the collector puts its finalizer on them for foreground deletion.
-  for (const kind of options.owners) {
+  for (const kind of owners) {
     inputs.set(kindKey(kind), { namespace: kind.namespace, type: kind.type, kind: 'strong' });
   }
-  for (const kind of options.dependents) {
+  for (const kind of dependents) {
     const key = kindKey(kind);
     if (!inputs.has(key)) {
       inputs.set(key, { namespace: kind.namespace, type: kind.type, kind: 'weak' });
     }
   }
-  const outputTypes = [...new Set(options.dependents.map((k) => k.type))];
-  const pass = createPass(finalizersOf(name, options), options);
+  const outputTypes = [...new Set(dependents.map((k) => k.type))];
+  const pass = createPass(finalizersOf(name, options), owners, dependents, options.owners);
   return {
     name,
     inputs: [...inputs.values()],
@@ -134,23 +146,34 @@ export function createGarbageCollector(options: GarbageCollectorOptions): Contro
 /** One pass over every owner and dependent; returns the errors it collected. */
 function createPass(
   { finalizer, legacy }: { finalizer: string; legacy: string },
-  options: GarbageCollectorOptions,
+  ownerKindList: readonly Kind[],
+  dependentKinds: readonly Kind[],
+  ownersGiven: GarbageCollectorOptions['owners'],
 ): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
   /** Whether the collector holds the owner: by its finalizer, or by an older cosi's. */
   const holds = (owner: Resource): boolean =>
     owner.metadata.finalizers.includes(finalizer) || owner.metadata.finalizers.includes(legacy);
-  const ownerKinds = new Set(options.owners.map(kindKey));
-  /** Where `owners` keeps each owner type: a cluster-scoped one's objects are there. */
+  const ownerKinds = kindsCovering(ownerKindList);
+  /**
+   * Where each owner type's objects are when it is cluster-scoped: the namespace `owners` lists
+   * it in, or, listed in every namespace, its type's (cosi keeps them there, `default` unless
+   * the type says otherwise).
+   */
   const ownerNamespaces = new Map<string, string>();
-  for (const kind of options.owners) {
-    if (!ownerNamespaces.has(kind.type)) ownerNamespaces.set(kind.type, kind.namespace);
+  for (const given of ownersGiven) {
+    const kept = isResourceType(given)
+      ? given.namespace
+      : given.namespace === ALL_NAMESPACES
+        ? DEFAULT_NAMESPACE
+        : given.namespace;
+    if (!ownerNamespaces.has(given.type)) ownerNamespaces.set(given.type, kept);
   }
 
   return async (rt, log) => {
     const inFlight = rt.writesInFlight ?? 1;
     const clusterNamespace = clusterNamespaces(rt, ownerNamespaces);
     const owners = new Map<string, Resource>();
-    for (const kind of options.owners) {
+    for (const kind of ownerKindList) {
       for (const owner of await rt.list(kind)) owners.set(pointerKey(owner.metadata), owner);
     }
     /** Running owners with a blocking dependent: they get our finalizer. */
@@ -160,7 +183,7 @@ function createPass(
     /** The dependents to collect now, each with the owner it blocks (if it blocks one). */
     const collectable: { dependent: Resource; blocks: string | undefined }[] = [];
 
-    for (const kind of options.dependents) {
+    for (const kind of dependentKinds) {
       for (const dependent of await rt.list(kind)) {
         const ref = controllerReference(dependent);
         if (!ref) {
@@ -170,7 +193,7 @@ function createPass(
           continue;
         }
         const ownerPointer = ownerPointerOf(ref, dependent.metadata, clusterNamespace);
-        if (ownerPointer === undefined || !ownerKinds.has(kindKey(ownerPointer))) continue;
+        if (ownerPointer === undefined || !ownerKinds(ownerPointer)) continue;
         const ownerKey = pointerKey(ownerPointer);
         const owner = owners.get(ownerKey);
         const blocking = ref.blockOwnerDeletion === true;
@@ -227,6 +250,28 @@ function createPass(
 }
 
 /**
+ * What the collector watches of an entry of `owners` or `dependents`: a resource type in every
+ * namespace, a kind in its own.
+ */
+function watchedKind(given: ResourceType<unknown> | Kind): Kind {
+  return isResourceType(given)
+    ? { namespace: ALL_NAMESPACES, type: given.type }
+    : { namespace: given.namespace, type: given.type };
+}
+
+/** A `defineResource` handle, not a bare kind (`VM.kind('ns')`, `{ namespace, type }`). */
+function isResourceType(given: ResourceType<unknown> | Kind): given is ResourceType<unknown> {
+  return typeof (given as Partial<ResourceType<unknown>>).definition === 'object';
+}
+
+/** Whether one of `kinds` covers a kind (a pointer's): in its namespace or in every one. */
+function kindsCovering(kinds: readonly Kind[]): (kind: Kind) => boolean {
+  const exact = new Set(kinds.filter((k) => !isAllNamespaces(k)).map(kindKey));
+  const everywhere = new Set(kinds.filter(isAllNamespaces).map((k) => k.type));
+  return (kind) => everywhere.has(kind.type) || exact.has(kindKey(kind));
+}
+
+/**
  * Whether a dependent without a controller reference has owner references, and every owner they
  * name is gone: Kubernetes collects a dependent once all its owners are absent, controller or not
  * (controller-runtime's `SetOwnerReference` is how a project shares an object among owners). A
@@ -235,7 +280,7 @@ function createPass(
 function plainOwnersGone(
   dependent: Resource,
   owners: ReadonlyMap<string, Resource>,
-  ownerKinds: ReadonlySet<string>,
+  ownerKinds: (kind: Kind) => boolean,
   clusterNamespace: ClusterNamespaceOf,
 ): boolean {
   const refs = dependent.metadata.ownerReferences;
@@ -243,11 +288,7 @@ function plainOwnersGone(
     refs.length > 0 &&
     refs.every((ref) => {
       const pointer = ownerPointerOf(ref, dependent.metadata, clusterNamespace);
-      return (
-        pointer !== undefined &&
-        ownerKinds.has(kindKey(pointer)) &&
-        !owners.has(pointerKey(pointer))
-      );
+      return pointer !== undefined && ownerKinds(pointer) && !owners.has(pointerKey(pointer));
     })
   );
 }

@@ -2,6 +2,7 @@ import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { compareStrings } from '../engine/compare-strings.js';
 import { alreadyExists, NotFoundError } from '../engine/errors.js';
 import {
+  ALL_NAMESPACES,
   toPointer,
   type Kind,
   type Pointer,
@@ -111,6 +112,8 @@ export class EtcdCore implements StateCore {
   /** The revision of this state's last write, by key and by kind (resource prefix). */
   readonly #writtenKeys = new Map<string, number>();
   readonly #writtenKinds = new Map<string, number>();
+  /** The last revision this state wrote, for a watch of every namespace (the whole range). */
+  #writtenLast: number | undefined;
   #resourceWrites = 0;
   /** Every write goes through it: those issued together share a transaction. */
   readonly #batcher = new TxnBatcher(async (request) =>
@@ -282,9 +285,11 @@ export class EtcdCore implements StateCore {
       }
       const waits: Promise<void>[] = [];
       for (const open of this.#watches) {
-        const target = open.prefix
-          ? this.#writtenKinds.get(open.key)
-          : this.#writtenKeys.get(open.key);
+        const target = !open.prefix
+          ? this.#writtenKeys.get(open.key)
+          : open.key === this.#layout.root
+            ? this.#writtenLast
+            : this.#writtenKinds.get(open.key);
         if (target !== undefined && open.etcd) waits.push(open.etcd.received(target));
       }
       await Promise.all(waits);
@@ -399,6 +404,8 @@ export class EtcdCore implements StateCore {
     onListed?: OnListed,
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
+    if (kind.namespace === ALL_NAMESPACES)
+      return this.#listAllNamespaces(client, kind.type, options);
     const ranges = labelIndexRanges(this.#layout, kind, options);
     const listed =
       ranges === undefined
@@ -407,6 +414,33 @@ export class EtcdCore implements StateCore {
     // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
     listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
     return listed;
+  }
+
+  /**
+   * A type in every namespace, sorted by namespace, then id, all read at one revision: the
+   * namespaces that hold it from the keys under the state's root (etcd keeps a kind's folder
+   * under its namespace's), then each of them.
+   */
+  async #listAllNamespaces(
+    client: Etcd3,
+    type: string,
+    options: ListOptions,
+  ): Promise<{ resources: Resource[]; revision: number }> {
+    let revision: number | undefined;
+    const namespaces = new Set<string>();
+    const root = Buffer.from(this.#layout.root);
+    for await (const kv of this.#range(client, root, true, (r) => (revision ??= r))) {
+      const kind = this.#layout.parseKind(kv.key.toString());
+      if (kind?.type === type) namespaces.add(kind.namespace);
+    }
+    const at = revision as number;
+    const resources: Resource[] = [];
+    for (const namespace of [...namespaces].sort(compareStrings)) {
+      const listed = await this.#scan(client, { namespace, type }, options, at);
+      listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
+      resources.push(...listed.resources);
+    }
+    return { resources, revision: at };
   }
 
   /** Every resource of a kind read, in pages all read at the first page's revision. */
@@ -587,6 +621,9 @@ export class EtcdCore implements StateCore {
     this.#resourceWrites++;
     this.#writtenKeys.set(key, revision);
     this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
+    if (this.#writtenLast === undefined || revision > this.#writtenLast) {
+      this.#writtenLast = revision;
+    }
   }
 
   #learnCluster(response: IRangeResponse): void {

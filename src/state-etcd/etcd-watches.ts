@@ -1,6 +1,6 @@
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { HistoryCompactedError, InvalidBookmarkError } from '../engine/errors.js';
-import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import { ALL_NAMESPACES, toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type {
   ListOptions,
@@ -134,7 +134,12 @@ export class EtcdWatches {
   }
 
   async watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions = {}): Promise<void> {
-    // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other).
+    // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other;
+    // a watch of every namespace takes neither a tail nor a bookmark).
+    if (kind.namespace === ALL_NAMESPACES) {
+      await this.#watchAllNamespaces(kind, delivery, options);
+      return;
+    }
     const tail = Math.floor(options.tailEvents ?? 0);
     const { startFromBookmark, signal } = options;
     const client = await this.#connect();
@@ -205,6 +210,49 @@ export class EtcdWatches {
     }
     await this.#startWatch(open, client, { start, after, watched }, (change) => {
       const event = toEvent(change, codec, this.#decoded, watched);
+      if (event instanceof Error) {
+        open.queue.fail(event);
+        return;
+      }
+      const seen = filterEvent(event, options);
+      if (seen) open.queue.push(seen);
+    });
+  }
+
+  /**
+   * {@link watchKind} of a type in every namespace: one watch of the state's whole key range (a
+   * kind's folder is under its namespace's, so the type is no one range), of which the changes
+   * of the type's resources are handed on, each with the bookmark of its own kind.
+   */
+  async #watchAllNamespaces(
+    kind: Kind,
+    delivery: Delivery,
+    options: WatchKindOptions,
+  ): Promise<void> {
+    const { signal } = options;
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const marker = { namespace: ALL_NAMESPACES, type: kind.type };
+    const initial: ResourceEvent[] = [];
+    let start: number;
+    if (options.bootstrap) {
+      const { resources, revision } = await this.#listAt(kind, options);
+      for (const resource of resources) initial.push({ type: 'created', resource });
+      start = revision + 1;
+    } else {
+      start = (await this.#revision(client)) + 1;
+    }
+    if (signal?.aborted) return;
+    const open = this.#register(this.#layout.root, true, marker, delivery, signal);
+    for (const event of initial) open.queue.pushInitial(event);
+    if (options.bootstrap) open.queue.pushInitial({ type: 'bootstrapped', kind: marker });
+    const codecs = new Map<string, BookmarkCodec>();
+    await this.#startWatch(open, client, { start, after: undefined }, (change) => {
+      const changed = this.#layout.parseKind(change.kv.key.toString());
+      if (changed?.type !== kind.type) return;
+      let codec = codecs.get(changed.namespace);
+      if (codec === undefined) codecs.set(changed.namespace, (codec = this.#codec(changed)));
+      const event = toEvent(change, codec, this.#decoded);
       if (event instanceof Error) {
         open.queue.fail(event);
         return;

@@ -2,7 +2,8 @@
  * fixtures/cluster-scoped-owners: a cluster-scoped Tenant (a CRD with `scope: Cluster`) owns a
  * ConfigMap in each namespace it names, through a controller reference, and the garbage
  * collector takes them when it goes. cosi keeps the Tenant in `default`; the ConfigMaps are in
- * team-a and team-b, which Kubernetes allows for a cluster-scoped owner.
+ * team-a, team-b and team-c, which Kubernetes allows for a cluster-scoped owner, and `owns()` and
+ * the collector see them there with no namespace named (they watch every namespace).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,7 @@ describe('a cluster-scoped owner of objects in other namespaces', () => {
       ['team-a', 'tenant-acme', ref('acme')],
       ['team-b', 'tenant-acme', ref('acme')],
       ['team-b', 'tenant-globex', ref('globex')],
+      ['team-c', 'tenant-globex', ref('globex')],
     ]);
   });
 

@@ -271,6 +271,41 @@ describe('cosi explain', () => {
       expect(stdout).toContain('does not exist');
       expect(stdout).toContain(expected);
     });
+
+    it('names the missing input in the namespace asked about, and says when the controller reads another only', async () => {
+      const { stdout } = await cli([
+        'explain',
+        'badge',
+        'ghost',
+        '-n',
+        'lab',
+        '-f',
+        WHY_NOT,
+        '--why-not',
+        '--stable',
+        '-q',
+      ]);
+      // BadgeController, a builder controller, reads Widgets in every namespace.
+      expect(stdout).toContain(
+        'input-missing: its primary input Widgets.whynot.cosi.dev(lab/ghost) does not exist\n',
+      );
+      const gadget = await cli([
+        'explain',
+        'gadget',
+        'ghost',
+        '-n',
+        'lab',
+        '-f',
+        WHY_NOT,
+        '--why-not',
+        '--stable',
+        '-q',
+      ]);
+      // GadgetController declares its input in namespace default.
+      expect(gadget.stdout).toContain(
+        'input-missing: its primary input Widgets.whynot.cosi.dev(default/ghost) does not exist (it reads namespace default only)',
+      );
+    });
   });
 
   it('shows the cycle of writes of fighting controllers, and the report links to it', async () => {

@@ -537,7 +537,7 @@ describe('cosi graph cycles', () => {
       '│  ├─ ResourceGraph(tenant.kro.run)  [mapped, default]  (reads what it writes)\n',
     );
     const owns = await cli(['graph', '-f', 'fixtures/kubernetes', '-o', 'tree']);
-    expect(owns.stdout).toContain('└─ WebAppController  [mapped, default]  (reads what it writes)');
+    expect(owns.stdout).toContain('└─ WebAppController  [mapped, *]  (reads what it writes)');
   });
 
   it("names the loop of two controllers that share an output type and read each other's items (ping-pong)", async () => {

@@ -13,6 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  ALL_NAMESPACES,
   ConflictError,
   idRegexp,
   isConflict,
@@ -321,6 +322,81 @@ export function describeStateConformance(
         await state.destroy(ptr('a', 'one'));
         await expectNotFound(state.get(ptr('a', 'one')));
         expect((await state.get(ptr('a', 'two'))).metadata.version).toBe(1);
+      });
+
+      /** `namespace/id` of each resource event, `bootstrapped` for that marker. */
+      const where = (events: readonly StateEvent[]): string[] =>
+        events.map((e) =>
+          e.type === 'created' || e.type === 'updated' || e.type === 'destroyed'
+            ? `${e.type}:${e.resource.metadata.namespace}/${e.resource.metadata.id}`
+            : e.type,
+        );
+      const ALL: Kind = { namespace: ALL_NAMESPACES, type: TYPE };
+
+      it('list of ALL_NAMESPACES returns the type in every namespace, by namespace, then id', async () => {
+        const state = setup();
+        await create(state, 'b', { namespace: 'two' });
+        await create(state, 'a', { namespace: 'two' });
+        await create(state, 'c', { namespace: 'one', labels: { app: 'x' } });
+        await create(state, 'd', { namespace: 'one', type: OTHER_TYPE });
+        const listed = await state.list(ALL);
+        expect(listed.map((r) => `${r.metadata.namespace}/${r.metadata.id}`)).toEqual([
+          'one/c',
+          'two/a',
+          'two/b',
+        ]);
+        expect(
+          await listIds(state, { labelQueries: [labelQuery(labelEqual('app', 'x'))] }, ALL),
+        ).toEqual(['c']);
+        expect(
+          await state.list({ namespace: ALL_NAMESPACES, type: 'Nothing.test.cosi.dev' }),
+        ).toEqual([]);
+      });
+
+      it('watchKind of ALL_NAMESPACES delivers the changes of the type in every namespace, one that appears later too', async () => {
+        const state = setup();
+        await create(state, 'old', { namespace: 'one' });
+        const rec = await watchKind(state, {}, ALL);
+        await create(state, 'a', { namespace: 'one' });
+        await create(state, 'b', { namespace: 'new' });
+        await create(state, 'c', { namespace: 'new', type: OTHER_TYPE });
+        await state.modify(path('b', { namespace: 'new' }), (d) => {
+          d.spec.size = 1;
+        });
+        await state.destroy(ptr('old', 'one'));
+        await settle();
+        expect(where(rec.events)).toEqual([
+          'created:one/a',
+          'created:new/b',
+          'updated:new/b',
+          'destroyed:one/old',
+        ]);
+      });
+
+      it('watchKind of ALL_NAMESPACES with bootstrap: the contents of every namespace, bootstrapped, then changes', async () => {
+        const state = setup();
+        await create(state, 'b', { namespace: 'two' });
+        await create(state, 'a', { namespace: 'one' });
+        const rec = await watchKind(state, { bootstrap: true }, ALL);
+        await create(state, 'c', { namespace: 'three' });
+        await settle();
+        expect(where(rec.events)).toEqual([
+          'created:one/a',
+          'created:two/b',
+          'bootstrapped',
+          'created:three/c',
+        ]);
+        expect(rec.events[2]).toMatchObject({ type: 'bootstrapped', kind: ALL });
+      });
+
+      it('watchKind of ALL_NAMESPACES refuses a tail or a bookmark: each namespace has a history of its own', async () => {
+        const state = setup();
+        await expect(state.watchKind(ALL, () => undefined, { tailEvents: 2 })).rejects.toThrow(
+          /every namespace/,
+        );
+        await expect(
+          state.watchKind(ALL, () => undefined, { bootstrapBookmark: true }),
+        ).rejects.toThrow(/every namespace/);
       });
 
       it('watchKind does not deliver events of another namespace', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ALL_NAMESPACES,
   controllerManagedBy,
   createGarbageCollector,
   defineResource,
@@ -56,9 +57,14 @@ describe('garbage collector', () => {
     const graph = h.runtime.dependencyGraph();
     expect(graph.controllers).toContainEqual({ name: 'GarbageCollector', kind: 'controller' });
     expect(graph.edges.filter((e) => e.controller === 'GarbageCollector')).toEqual([
-      { controller: 'GarbageCollector', namespace: 'default', type: Cluster.type, kind: 'strong' },
+      {
+        controller: 'GarbageCollector',
+        namespace: ALL_NAMESPACES,
+        type: Cluster.type,
+        kind: 'strong',
+      },
       { controller: 'GarbageCollector', type: Node.type, kind: 'shared' },
-      { controller: 'GarbageCollector', namespace: 'default', type: Node.type, kind: 'weak' },
+      { controller: 'GarbageCollector', namespace: ALL_NAMESPACES, type: Node.type, kind: 'weak' },
     ]);
   });
 
@@ -264,6 +270,56 @@ describe('garbage collector', () => {
       expect(await ids(h, Node.kind())).toEqual([]);
       expect((await h.state.get(Cluster.pointer('a'))).metadata.finalizers).toEqual([]);
       await h.state.destroy(Cluster.pointer('a'));
+    });
+  });
+  describe('namespaces', () => {
+    /** A cluster and a node it controls in `namespace`. */
+    async function ownedIn(namespace: string): Promise<void> {
+      await h.state.create(Cluster.create('a', { size: 0 }, { namespace }));
+      await h.state.create(
+        Node.create('a-1', undefined, {
+          namespace,
+          ownerReferences: [{ type: Cluster.type, id: 'a', controller: true }],
+        }),
+      );
+    }
+    const nodes = async (): Promise<string[]> =>
+      (await h.state.list({ namespace: ALL_NAMESPACES, type: Node.type })).map(
+        (n) => `${n.metadata.namespace}/${n.metadata.id}`,
+      );
+
+    it('given resource types, collects in every namespace, one that appears during the run too', async () => {
+      await h.runtime.register(createGarbageCollector({ owners: [Cluster], dependents: [Node] }));
+      await ownedIn('team-a');
+      await h.runtime.converge();
+      await ownedIn('team-b');
+      await h.runtime.converge();
+      expect(await nodes()).toEqual(['team-a/a-1', 'team-b/a-1']);
+
+      for (const namespace of ['team-a', 'team-b']) {
+        await h.state.teardown(Cluster.pointer('a', namespace));
+        await h.state.destroy(Cluster.pointer('a', namespace));
+      }
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect(await nodes()).toEqual([]);
+    });
+
+    it('given kinds, collects in their namespaces only', async () => {
+      await h.runtime.register(
+        createGarbageCollector({
+          owners: [Cluster.kind('team-a')],
+          dependents: [Node.kind('team-a')],
+        }),
+      );
+      await ownedIn('team-a');
+      await ownedIn('team-b');
+      for (const namespace of ['team-a', 'team-b']) {
+        await h.state.teardown(Cluster.pointer('a', namespace));
+        await h.state.destroy(Cluster.pointer('a', namespace));
+      }
+      await h.runtime.converge();
+      expect(await nodes()).toEqual(['team-b/a-1']);
     });
   });
 });

@@ -1,6 +1,11 @@
 import type { OwnerReference } from '../../engine/resource/metadata.js';
 import { ownerPointerOf, type ClusterNamespaceOf } from '../../engine/resource/owner-scope.js';
-import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import {
+  ALL_NAMESPACES,
+  kindCovers,
+  pointerKey,
+  type Pointer,
+} from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
@@ -150,8 +155,9 @@ export class ExplainIndex {
       if (edge.controller !== controller || isOutputKind(edge.kind)) continue;
       // A destroy-ready input gates a teardown; it carries no data into what is written.
       if (edge.kind === 'destroyReady' || edge.kind === 'mappedDestroyReady') continue;
-      if (edge.type !== pointer.type || (edge.namespace ?? pointer.namespace) !== pointer.namespace)
-        continue;
+      // An input of every namespace (or an output's edge, with none) covers any namespace.
+      const namespace = edge.namespace ?? ALL_NAMESPACES;
+      if (!kindCovers({ namespace, type: edge.type }, pointer)) continue;
       if (edge.id === pointer.id) return edge;
       if (edge.id === undefined) match ??= edge;
     }

@@ -1,5 +1,10 @@
 import { compareStrings } from '../../engine/compare-strings.js';
-import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import {
+  ALL_NAMESPACES,
+  formatPointer,
+  pointerKey,
+  type Pointer,
+} from '../../engine/resource/pointer.js';
 import type { RecordedReconcile } from '../../engine/record/run-record.js';
 import type { ExplainIndex } from './explain-source.js';
 import { graphWhyNot } from './why-not-graph.js';
@@ -93,7 +98,11 @@ function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer):
     .map((e) => ({
       edge: e,
       pointer: {
-        namespace: e.namespace ?? pointer.namespace,
+        // An input of every namespace has the resource's namesake in the resource's namespace.
+        namespace:
+          e.namespace === undefined || e.namespace === ALL_NAMESPACES
+            ? pointer.namespace
+            : e.namespace,
         type: e.type,
         id: e.id ?? pointer.id,
       },
@@ -107,7 +116,7 @@ function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer):
     if (!index.resource(input) && !mine.some((r) => touches(r, inputKey))) {
       findings.push({
         reason: 'input-missing',
-        message: `its ${edge.kind} input ${formatPointer(input)} does not exist`,
+        message: `its ${edge.kind} input ${formatPointer(input)} does not exist${input.namespace === pointer.namespace ? '' : ` (it reads namespace ${input.namespace} only)`}`,
         input,
         reconciles: [],
       });

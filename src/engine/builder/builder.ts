@@ -1,4 +1,5 @@
 import type { ResourceType } from '../resource/define-resource.js';
+import { ALL_NAMESPACES } from '../resource/pointer.js';
 import type { KubernetesKind } from '../resource/definition.js';
 import type { Resource } from '../resource/resource.js';
 import type { BackoffOptions } from '../runtime/backoff.js';
@@ -24,7 +25,11 @@ import type { Source } from './source.js';
 export interface WatchesOptions<O extends ObjectLike> {
   /** This watch's predicates, run after the global ones (`withEventFilter`). */
   readonly predicates?: readonly Predicate<O>[];
-  /** The namespace watched; the type's default namespace when omitted. */
+  /**
+   * The one namespace watched. Every namespace when omitted, as controller-runtime's cache
+   * watches them all: an object of the type is seen wherever it is, and a namespace that gets
+   * its first one during a run is watched too.
+   */
   readonly namespace?: string;
 }
 
@@ -368,13 +373,13 @@ export class Builder {
   ): WatchSpec[] {
     const specs: WatchSpec[] = [];
     if (forInput) {
-      const forNamespace = forInput.options.namespace ?? forInput.type.namespace;
       // A cluster-scoped owner is in no namespace, whichever its dependents are in: its requests
-      // name the namespace its objects are kept in, as `for`'s own do.
+      // name the namespace its objects are kept in (its type's), as `for`'s own do.
       const clusterScoped = kindOf(forInput.type.type)?.namespaced === false;
+      const ownerNamespace = forInput.options.namespace ?? forInput.type.namespace;
       specs.push({
         role: 'for',
-        namespace: forNamespace,
+        namespace: forInput.options.namespace ?? ALL_NAMESPACES,
         type: forInput.type.type,
         handler: enqueueRequestForObject(),
         predicates: forInput.options.predicates ?? [],
@@ -383,11 +388,11 @@ export class Builder {
       for (const owned of this.#owns) {
         specs.push({
           role: 'owns',
-          namespace: owned.options.namespace ?? owned.type.namespace,
+          namespace: owned.options.namespace ?? ALL_NAMESPACES,
           type: owned.type.type,
           handler: enqueueRequestForOwner(forInput.type, {
             onlyControllerOwner: !(owned.options.matchEveryOwner ?? false),
-            ...(clusterScoped ? { ownerNamespace: forNamespace } : {}),
+            ...(clusterScoped ? { ownerNamespace } : {}),
           }),
           predicates: owned.options.predicates ?? [],
           onlyMetadata: owned.options.onlyMetadata ?? false,
@@ -397,7 +402,7 @@ export class Builder {
     for (const watch of this.#watches) {
       specs.push({
         role: 'watches',
-        namespace: watch.options.namespace ?? watch.type.namespace,
+        namespace: watch.options.namespace ?? ALL_NAMESPACES,
         type: watch.type.type,
         handler: watch.handler,
         predicates: watch.options.predicates ?? [],

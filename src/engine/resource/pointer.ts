@@ -1,7 +1,29 @@
 /** Where resources of one type live: a namespace and a type. */
 export interface Kind {
+  /** A namespace, or {@link ALL_NAMESPACES} for a list, a watch or an input of every one. */
   readonly namespace: string;
   readonly type: string;
+}
+
+/**
+ * The namespace of a kind that stands for every namespace of its type: a list or a watch of
+ * `{ namespace: ALL_NAMESPACES, type }` (the state's `list` and `watchKind`) reads the type in
+ * every namespace, those that get their first resource later included, and a controller input
+ * of it reads and is woken by the type wherever it is, as controller-runtime's cache watches
+ * every namespace. No resource is ever in it.
+ */
+export const ALL_NAMESPACES = '*';
+
+/** Whether a kind stands for every namespace of its type ({@link ALL_NAMESPACES}). */
+export function isAllNamespaces(kind: Kind): boolean {
+  return kind.namespace === ALL_NAMESPACES;
+}
+
+/** Whether `kind` covers the resource (or kind) `p`: its type, in its namespace or in all. */
+export function kindCovers(kind: Kind, p: Kind): boolean {
+  return (
+    kind.type === p.type && (kind.namespace === p.namespace || kind.namespace === ALL_NAMESPACES)
+  );
 }
 
 /** One resource's address: namespace, type and id. */

@@ -1,4 +1,9 @@
-import type { Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
+import {
+  kindCovers,
+  type Pointer,
+  type TypedKind,
+  type TypedPointer,
+} from '../resource/pointer.js';
 import type { KubernetesKind } from '../resource/definition.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
@@ -500,7 +505,8 @@ export class ControllerFacade implements ControllerContext {
   canRead(pointer: Pointer, listing: boolean): boolean {
     if (this.#outputs.has(pointer.type)) return true;
     for (const input of this.inputs()) {
-      if (input.namespace !== pointer.namespace || input.type !== pointer.type) continue;
+      // An input of every namespace reads the type in any (and lists it in all of them at once).
+      if (!kindCovers(input, pointer)) continue;
       if (input.id === undefined || (!listing && input.id === pointer.id)) return true;
     }
     return false;
@@ -531,7 +537,7 @@ export class ControllerFacade implements ControllerContext {
   /** The refusal of a read, naming the ids its inputs of that type are pinned to, if any. */
   #readDenied(pointer: Pointer, listing: boolean): Error {
     const pinned = this.inputs()
-      .filter((input) => input.namespace === pointer.namespace && input.type === pointer.type)
+      .filter((input) => kindCovers(input, pointer))
       .flatMap((input) => (input.id === undefined ? [] : [input.id]));
     return readDenied(this.name, pointer, listing, pinned);
   }
@@ -611,8 +617,7 @@ export class ControllerFacade implements ControllerContext {
     for (const input of this.inputs()) {
       if (
         FINALIZER_KINDS.has(input.kind) &&
-        input.namespace === pointer.namespace &&
-        input.type === pointer.type &&
+        kindCovers(input, pointer) &&
         (input.id === undefined || input.id === pointer.id)
       ) {
         return;

@@ -1,7 +1,7 @@
 import { compareStrings } from '../compare-strings.js';
 import { describeThrown } from '../thrown-value.js';
 import { backoffProblem } from './backoff.js';
-import { kindKey } from '../resource/pointer.js';
+import { ALL_NAMESPACES, kindKey } from '../resource/pointer.js';
 import {
   inputsOf,
   isQController,
@@ -260,6 +260,11 @@ function validateInputs(
     if (!allowed.has(input.kind)) {
       problems.push(
         `controller ${JSON.stringify(name)} has input ${describeInput(input)} of kind ${JSON.stringify(input.kind)}, expected one of ${[...allowed].join(', ')}`,
+      );
+    }
+    if (input.namespace === ALL_NAMESPACES && input.id !== undefined) {
+      problems.push(
+        `controller ${JSON.stringify(name)} has input ${describeInput(input)}: an input of one resource names its namespace, not every namespace (${ALL_NAMESPACES})`,
       );
     }
     const key = inputKey(input);

@@ -1,5 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import {
+  ALL_NAMESPACES,
   formatPointer,
   kindKey,
   pointerKey,
@@ -131,7 +132,8 @@ export class QControllerAdapter implements Adapter {
     this.#skipFinalizerOnly = controller.settings.skipFinalizerOnlyRequeue === true;
     const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
     this.#primaryKinds = new Set(primaries.map(kindKey));
-    this.#mainKind = primaries[0];
+    // A job of the main kind is its id: only a kind of one namespace can tell it back.
+    this.#mainKind = primaries[0]?.namespace === ALL_NAMESPACES ? undefined : primaries[0];
     this.#facade = new ControllerFacade(
       controller.name,
       controller.settings.outputs,
@@ -518,7 +520,11 @@ export class QControllerAdapter implements Adapter {
     const main = this.#mainKind;
     if (main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace)
       return true;
-    return this.#primaryKinds.has(kindKey(pointer));
+    return (
+      this.#primaryKinds.has(kindKey(pointer)) ||
+      // An input of every namespace: the type is primary wherever it is.
+      this.#primaryKinds.has(kindKey({ namespace: ALL_NAMESPACES, type: pointer.type }))
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import {
+  ALL_NAMESPACES,
   toPointer,
   type Kind,
   type Pointer,
@@ -69,7 +70,7 @@ export interface InMemoryStateOptions {
  */
 export const DEFAULT_HISTORY_CAPACITY = 10_000;
 
-interface Collection {
+interface Collection extends Watchers {
   readonly kind: Kind;
   /**
    * In the order lists return them, once a list has asked (see {@link IdOrder}): a list may
@@ -89,6 +90,26 @@ interface Collection {
   readonly pointerWatchers: Map<string, Set<WatchSubscription>>;
 }
 
+/**
+ * The watches of a type in every namespace ({@link ALL_NAMESPACES}): a history of their own, of
+ * the changes of the type in any namespace, kept only while one of them watches, so a type
+ * nobody watches so pays nothing more per write.
+ */
+interface AllNamespacesWatch extends Watchers {
+  readonly history: EventHistory;
+}
+
+/** Who a change is handed out to: a collection's watchers, or those of a type in every namespace. */
+interface Watchers {
+  /** With the filters of each watch. */
+  readonly kindWatchers: Map<WatchSubscription, ListOptions>;
+  /** By id. */
+  readonly pointerWatchers: Map<string, Set<WatchSubscription>>;
+}
+
+/** A watch of every namespace is of a kind: no watcher of one resource comes through it. */
+const NO_POINTER_WATCHERS: ReadonlyMap<string, Set<WatchSubscription>> = new Map();
+
 /** Tells the bookmarks of different states apart (and of the same state across restarts). */
 let stateSerial = 0;
 
@@ -100,6 +121,8 @@ let stateSerial = 0;
 export class InMemoryCore implements StateCore, SyncCore {
   /** By type, then namespace: no key strings to build on the hot path. */
   readonly #collections = new Map<string, Map<string, Collection>>();
+  /** By type: the watches of a type in every namespace, while there are any. */
+  readonly #allNamespaces = new Map<string, AllNamespacesWatch>();
   /**
    * The collection found last, and its kind. Writes and reads come in runs on one kind (a
    * controller writing its outputs one after the other), and each would otherwise cost two map
@@ -271,6 +294,7 @@ export class InMemoryCore implements StateCore, SyncCore {
   }
 
   #list(kind: Kind, options: ListOptions = {}): Resource[] {
+    if (kind.namespace === ALL_NAMESPACES) return this.#listAllNamespaces(kind.type, options);
     const collection = this.#collection(kind);
     if (!collection) return [];
     const { items } = collection;
@@ -303,6 +327,18 @@ export class InMemoryCore implements StateCore, SyncCore {
       if (candidates !== undefined && !candidates.has(resource.metadata.id)) continue;
       if (!matchesFilters(resource, options)) continue;
       out.push(resource);
+    }
+    return out;
+  }
+
+  /** The type in every namespace, sorted by namespace, then id. */
+  #listAllNamespaces(type: string, options: ListOptions): Resource[] {
+    const byNamespace = this.#collections.get(type);
+    if (!byNamespace) return [];
+    const namespaces = [...byNamespace.keys()].sort(compareStrings);
+    const out: Resource[] = [];
+    for (const namespace of namespaces) {
+      for (const resource of this.#list({ namespace, type }, options)) out.push(resource);
     }
     return out;
   }
@@ -518,7 +554,12 @@ export class InMemoryCore implements StateCore, SyncCore {
   }
 
   async watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions = {}): Promise<void> {
-    // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other).
+    // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other;
+    // a watch of every namespace takes neither a tail nor a bookmark).
+    if (kind.namespace === ALL_NAMESPACES) {
+      this.#watchAllNamespaces(kind, delivery, options);
+      return;
+    }
     const tail = Math.floor(options.tailEvents ?? 0);
     const { startFromBookmark } = options;
     const collection = this.#collectionOf(kind);
@@ -552,6 +593,46 @@ export class InMemoryCore implements StateCore, SyncCore {
     }
     for (let position = start; position < history.writePos; position++) {
       deliverFiltered(sub, history.at(position), position, options);
+    }
+  }
+
+  /** {@link watchKind} of a type in every namespace: from now, or from its contents on. */
+  #watchAllNamespaces(kind: Kind, delivery: Delivery, options: WatchKindOptions): void {
+    let all = this.#allNamespaces.get(kind.type);
+    if (!all) {
+      const prefix = `${this.#bookmarkPrefix}${(this.#collectionSerial++).toString(36)}.`;
+      all = {
+        history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
+        kindWatchers: new Map(),
+        pointerWatchers: NO_POINTER_WATCHERS as Map<string, Set<WatchSubscription>>,
+      };
+      this.#allNamespaces.set(kind.type, all);
+    }
+    const watch = all;
+    const marker = { namespace: ALL_NAMESPACES, type: kind.type };
+    if (options.signal?.aborted) return;
+    const sub = new WatchSubscription(
+      marker,
+      watch.history,
+      delivery,
+      this.#onListenerError,
+      (sub) => {
+        watch.kindWatchers.delete(sub);
+        // The last one gone: the type's changes are no longer recorded twice.
+        if (watch.kindWatchers.size === 0 && this.#allNamespaces.get(kind.type) === watch) {
+          this.#allNamespaces.delete(kind.type);
+        }
+      },
+    );
+    options.signal?.addEventListener('abort', () => sub.close(), { once: true });
+    watch.kindWatchers.set(sub, options);
+    const start = watch.history.writePos;
+    sub.begin(start);
+    if (options.bootstrap) {
+      for (const resource of this.#listAllNamespaces(kind.type, options)) {
+        sub.pushInitial({ type: 'created', resource });
+      }
+      sub.pushInitial({ type: 'bootstrapped', kind: marker });
     }
   }
 
@@ -614,21 +695,33 @@ export class InMemoryCore implements StateCore, SyncCore {
   ): void {
     const { history, kindWatchers, pointerWatchers } = collection;
     const position = history.append(type, resource, old);
+    const all =
+      this.#allNamespaces.size === 0 ? undefined : this.#allNamespaces.get(collection.kind.type);
+    if (all !== undefined) {
+      // The watches of the type in every namespace first, from their own history.
+      const at = all.history.append(type, resource, old);
+      this.#handOut(all, all.history.at(at, false), at);
+    }
     // Nobody watches: no event to make.
     if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
     // One event for every watcher: with a bookmark when any of them may read it.
     const event = history.at(position, collection.bookmarkReaders > 0 || pointerWatchers.size > 0);
+    this.#handOut(collection, event, position);
+  }
+
+  /** Hands a change out now, or, while another is being handed out, right after it. */
+  #handOut(watchers: Watchers, event: ResourceEvent, position: number): void {
     if (this.#handingOut) {
-      this.#written.push({ collection, event, position });
+      this.#written.push({ watchers, event, position });
       return;
     }
     this.#handingOut = true;
     try {
-      handOut(collection, event, position);
+      handOut(watchers, event, position);
       const written = this.#written;
       for (let i = 0; i < written.length; i++) {
         const change = written[i] as WrittenMeanwhile;
-        handOut(change.collection, change.event, change.position);
+        handOut(change.watchers, change.event, change.position);
       }
     } finally {
       this.#written.length = 0;
@@ -639,17 +732,17 @@ export class InMemoryCore implements StateCore, SyncCore {
 
 /** A change written by a listener while another was being handed out. */
 interface WrittenMeanwhile {
-  readonly collection: Collection;
+  readonly watchers: Watchers;
   readonly event: ResourceEvent;
   readonly position: number;
 }
 
 /** Gives a change of the kind to its watchers (those that began before it was made). */
-function handOut(collection: Collection, event: ResourceEvent, position: number): void {
-  for (const [sub, filters] of collection.kindWatchers) {
+function handOut(watchers: Watchers, event: ResourceEvent, position: number): void {
+  for (const [sub, filters] of watchers.kindWatchers) {
     if (sub.isLive(position)) deliverFiltered(sub, event, position, filters);
   }
-  const { pointerWatchers } = collection;
+  const { pointerWatchers } = watchers;
   if (pointerWatchers.size === 0) return;
   const subs = pointerWatchers.get(event.resource.metadata.id);
   if (subs) for (const sub of subs) if (sub.isLive(position)) sub.push(event, position);

@@ -3,7 +3,13 @@ import { checkUpdaterDraft, isNotFound, isRetryableConflict } from '../errors.js
 import { isThenable } from '../is-thenable.js';
 import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
-import type { Kind, Pointer, TypedKind, TypedPointer } from '../resource/pointer.js';
+import {
+  ALL_NAMESPACES,
+  type Kind,
+  type Pointer,
+  type TypedKind,
+  type TypedPointer,
+} from '../resource/pointer.js';
 import { toDraft, type Creatable, type Draft, type Resource } from '../resource/resource.js';
 import { rejectWith, SETTLED } from '../settled.js';
 import type { StateCore } from './state-core.js';
@@ -86,7 +92,7 @@ export class CoreState implements State {
   }
 
   watchKind(kind: Kind, listener: WatchListener, options: WatchKindOptions = {}): Promise<void> {
-    const misuse = watchKindMisuse(options);
+    const misuse = watchKindMisuse(kind, options);
     if (misuse) return rejectWith(misuse);
     const delivery = { aggregated: false, listener, inline: options.inline === true } as const;
     return this.#core.watchKind(kind, delivery, options);
@@ -97,7 +103,7 @@ export class CoreState implements State {
     listener: AggregatedWatchListener,
     options: WatchKindOptions = {},
   ): Promise<void> {
-    const misuse = watchKindMisuse(options);
+    const misuse = watchKindMisuse(kind, options);
     if (misuse) return rejectWith(misuse);
     return this.#core.watchKind(kind, { aggregated: true, listener }, options);
   }
@@ -353,9 +359,15 @@ function hasTailAndBookmark(options: WatchOptions): boolean {
 }
 
 /** The error for watch options that exclude each other, if they do. */
-function watchKindMisuse(options: WatchKindOptions): TypeError | undefined {
+function watchKindMisuse(kind: Kind, options: WatchKindOptions): TypeError | undefined {
   const replays =
     Math.floor(options.tailEvents ?? 0) > 0 || options.startFromBookmark !== undefined;
+  if (kind.namespace === ALL_NAMESPACES && (replays || options.bootstrapBookmark === true)) {
+    // Each namespace has a history of its own: no one position stands for all of them.
+    return new TypeError(
+      'watchKind: a watch of every namespace (ALL_NAMESPACES) starts from now or from its contents (bootstrap): it takes no tailEvents, startFromBookmark or bootstrapBookmark',
+    );
+  }
   if (options.bootstrap === true && replays) {
     return new TypeError(
       'watchKind: bootstrap cannot be combined with tailEvents or startFromBookmark',

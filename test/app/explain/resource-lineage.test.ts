@@ -76,6 +76,7 @@ describe('traceLineage', () => {
       'ConfigMaps.core team-a/tenant-acme by TenantConfig <- Tenants.example.org default/acme (ownerReference)',
       'ConfigMaps.core team-b/tenant-acme by TenantConfig <- Tenants.example.org default/acme (ownerReference)',
       'ConfigMaps.core team-b/tenant-globex by TenantConfig <- Tenants.example.org default/globex (ownerReference)',
+      'ConfigMaps.core team-c/tenant-globex by TenantConfig <- Tenants.example.org default/globex (ownerReference)',
     ]);
     // explain's lineage looks owners up the same way.
     const index = new ExplainIndex(source);

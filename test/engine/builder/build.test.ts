@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineResource, RegistrationError, type Controller } from '../../../src/index.js';
+import {
+  ALL_NAMESPACES,
+  defineResource,
+  RegistrationError,
+  type Controller,
+} from '../../../src/index.js';
 import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
 import { BuilderError } from '../../../src/engine/builder/errors.js';
 import type { ObjectLike } from '../../../src/engine/builder/events.js';
@@ -297,10 +302,10 @@ describe('what build() produces', () => {
       .watches(Config, toVMs)
       .complete(() => undefined);
     expect(h.runtime.dependencyGraph().edges).toEqual([
-      { controller: 'vm', namespace: 'default', type: Config.type, kind: 'mapped' },
+      { controller: 'vm', namespace: ALL_NAMESPACES, type: Config.type, kind: 'mapped' },
       { controller: 'vm', type: Disk.type, kind: 'shared' },
-      { controller: 'vm', namespace: 'default', type: Disk.type, kind: 'mapped' },
-      { controller: 'vm', namespace: 'default', type: VM.type, kind: 'primary' },
+      { controller: 'vm', namespace: ALL_NAMESPACES, type: Disk.type, kind: 'mapped' },
+      { controller: 'vm', namespace: ALL_NAMESPACES, type: VM.type, kind: 'primary' },
     ]);
   });
 
@@ -311,11 +316,11 @@ describe('what build() produces', () => {
       .watches(VM, toVMs)
       .build(() => undefined);
     expect(compiled.settings.inputs).toEqual([
-      { namespace: 'default', type: VM.type, kind: 'primary' },
+      { namespace: ALL_NAMESPACES, type: VM.type, kind: 'primary' },
     ]);
   });
 
-  it('watches the namespace given in the options instead of the default one', async () => {
+  it('watches the namespace given in the options instead of every one', async () => {
     h = createHarness();
     const compiled = await controllerManagedBy(h.runtime)
       .for(VM, { namespace: 'lab' })

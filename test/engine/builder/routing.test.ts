@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OwnerReference } from '../../../src/index.js';
+import { ALL_NAMESPACES, type OwnerReference } from '../../../src/index.js';
 import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
 import type { ObjectLike, PartialObjectMetadata } from '../../../src/engine/builder/events.js';
 import {
@@ -72,10 +72,21 @@ describe('for', () => {
     expect(seen).toEqual([true, false]);
   });
 
-  it('ignores objects of the type in other namespaces', async () => {
+  it('reconciles objects of the type in every namespace, one that appears during the run too, as controller-runtime does', async () => {
     h = createHarness();
+    await h.state.create(VM.create('web', undefined, { namespace: 'team-a' }));
     const r = recorder(h);
     await controllerManagedBy(h.runtime).for(VM).complete(r);
+    await h.runtime.converge();
+    await h.state.create(VM.create('web', undefined, { namespace: 'team-b' }));
+    await h.runtime.converge();
+    expect(r.calls.map((c) => `${c.namespace}/${c.id}`)).toEqual(['team-a/web', 'team-b/web']);
+  });
+
+  it('with a namespace in its options, ignores objects of the type in other namespaces', async () => {
+    h = createHarness();
+    const r = recorder(h);
+    await controllerManagedBy(h.runtime).for(VM, { namespace: 'default' }).complete(r);
     await h.state.create(VM.create('elsewhere', undefined, { namespace: 'lab' }));
     await h.runtime.converge();
     expect(r.calls).toEqual([]);
@@ -83,6 +94,40 @@ describe('for', () => {
 });
 
 describe('owns', () => {
+  it('reconciles the owner of an owned object in any namespace, reading and writing there', async () => {
+    h = createHarness();
+    const seen: string[] = [];
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk)
+      .complete(async ({ client }, request) => {
+        const vm = await client.find(VM.pointer(request.id, request.namespace));
+        seen.push(`${request.namespace}/${request.id}`);
+        if (!vm) return;
+        await client.modify(
+          Disk.create(`${vm.metadata.id}-root`, undefined, { namespace: vm.metadata.namespace }),
+          (disk) => {
+            setControllerReference(vm, disk);
+          },
+        );
+      });
+    for (const namespace of ['team-a', 'team-b']) {
+      await h.state.create(VM.create('web', undefined, { namespace }));
+    }
+    const report = await h.runtime.converge();
+    expect(report.errors).toBe(0);
+    const disks = await h.state.list({ namespace: ALL_NAMESPACES, type: Disk.type });
+    expect(disks.map((d) => `${d.metadata.namespace}/${d.metadata.id}`)).toEqual([
+      'team-a/web-root',
+      'team-b/web-root',
+    ]);
+    seen.length = 0;
+    // An owned object changed in team-b: its owner there is reconciled, not team-a's.
+    await h.state.addFinalizer(Disk.pointer('web-root', 'team-b'), 'backup');
+    await h.runtime.converge();
+    expect(seen).toEqual(['team-b/web']);
+  });
+
   it('reconciles the owner when an owned object is created, changed and destroyed', async () => {
     h = createHarness();
     await h.state.create(VM.create('web'));
