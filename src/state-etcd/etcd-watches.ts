@@ -30,6 +30,26 @@ export interface OpenWatch {
   readonly queue: WatchQueue;
 }
 
+/** The one etcd watch of the state's whole range, shared by the watches of every namespace. */
+interface AllNamespacesHub {
+  etcd: EtcdWatch | undefined;
+  readonly listeners: Set<HubListener>;
+  closed: boolean;
+}
+
+/** A watch of a type in every namespace, fed by the {@link AllNamespacesHub}. */
+interface HubListener {
+  readonly type: string;
+  readonly options: WatchKindOptions;
+  readonly open: OpenWatch;
+  /** The bookmark codec of each namespace's kind. */
+  readonly codecs: Map<string, BookmarkCodec>;
+  /** Changes that came while the watch was joining (listing), handed on after it. */
+  waiting: EtcdChange[] | undefined;
+  /** The revision the watch starts after: its changes up to it are not handed on. */
+  after: number;
+}
+
 /** etcd's message for a read or watch of a revision compaction removed. */
 const COMPACTED = /compacted/i;
 /** etcd's message for a read of a revision not written yet. */
@@ -71,6 +91,8 @@ export class EtcdWatches {
   readonly #capacity: number;
   readonly #onListenerError: (error: unknown) => void;
   readonly #listAt: EtcdWatchesOptions['listAt'];
+  /** The watch of the whole range the watches of every namespace share, once one asked. */
+  #hubOpening: Promise<AllNamespacesHub> | undefined;
 
   constructor(options: EtcdWatchesOptions) {
     this.#connection = options.connection;
@@ -220,9 +242,12 @@ export class EtcdWatches {
   }
 
   /**
-   * {@link watchKind} of a type in every namespace: one watch of the state's whole key range (a
-   * kind's folder is under its namespace's, so the type is no one range), of which the changes
-   * of the type's resources are handed on, each with the bookmark of its own kind.
+   * {@link watchKind} of a type in every namespace. A kind's folder is under its namespace's, so
+   * a type is no one key range: every such watch shares one etcd watch of the state's whole
+   * range (see {@link AllNamespacesHub}), of which each takes its type's changes, each with the
+   * bookmark of its own kind. A watch joins it, reads the revision etcd is at (and with
+   * `bootstrap` the type's contents at it), then gets the changes after that revision, those
+   * that came meanwhile first.
    */
   async #watchAllNamespaces(
     kind: Kind,
@@ -232,34 +257,117 @@ export class EtcdWatches {
     const { signal } = options;
     const client = await this.#connect();
     await this.#clusterKnown(client);
-    const marker = { namespace: ALL_NAMESPACES, type: kind.type };
-    const initial: ResourceEvent[] = [];
-    let start: number;
-    if (options.bootstrap) {
-      const { resources, revision } = await this.#listAt(kind, options);
-      for (const resource of resources) initial.push({ type: 'created', resource });
-      start = revision + 1;
-    } else {
-      start = (await this.#revision(client)) + 1;
-    }
+    const hub = await this.#openHub(client);
     if (signal?.aborted) return;
-    const open = this.#register(this.#layout.root, true, marker, delivery, signal);
-    for (const event of initial) open.queue.pushInitial(event);
-    if (options.bootstrap) open.queue.pushInitial({ type: 'bootstrapped', kind: marker });
-    const codecs = new Map<string, BookmarkCodec>();
-    await this.#startWatch(open, client, { start, after: undefined }, (change) => {
-      const changed = this.#layout.parseKind(change.kv.key.toString());
-      if (changed?.type !== kind.type) return;
-      let codec = codecs.get(changed.namespace);
-      if (codec === undefined) codecs.set(changed.namespace, (codec = this.#codec(changed)));
-      const event = toEvent(change, codec, this.#decoded);
-      if (event instanceof Error) {
-        open.queue.fail(event);
-        return;
+    const marker = { namespace: ALL_NAMESPACES, type: kind.type };
+    const listener: HubListener = {
+      type: kind.type,
+      options,
+      codecs: new Map(),
+      waiting: [],
+      after: Number.POSITIVE_INFINITY,
+      open: {
+        key: this.#layout.root,
+        prefix: true,
+        etcd: hub.etcd,
+        queue: new WatchQueue(marker, delivery, this.#capacity, this.#onListenerError, () => {
+          this.#watches.delete(listener.open);
+          hub.listeners.delete(listener);
+          if (hub.listeners.size === 0) this.#closeHub(hub);
+        }),
+      },
+    };
+    this.#watches.add(listener.open);
+    signal?.addEventListener('abort', () => listener.open.queue.close(), { once: true });
+    hub.listeners.add(listener);
+    // The watch starts at the revision etcd is at now, the contents read at it: the shared watch
+    // may be behind it (its changes up to it are dropped as they come) or ahead (those after it
+    // waited meanwhile).
+    let from: number;
+    try {
+      if (options.bootstrap) {
+        const { resources, revision } = await this.#listAt(kind, options);
+        for (const resource of resources) {
+          listener.open.queue.pushInitial({ type: 'created', resource });
+        }
+        listener.open.queue.pushInitial({ type: 'bootstrapped', kind: marker });
+        from = revision;
+      } else {
+        from = await this.#revision(client);
       }
-      const seen = filterEvent(event, options);
-      if (seen) open.queue.push(seen);
-    });
+    } catch (error) {
+      listener.open.queue.fail(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    const waiting = listener.waiting ?? [];
+    listener.after = from;
+    listener.waiting = undefined;
+    for (const change of waiting) this.#handToListener(listener, change);
+  }
+
+  /** The shared watch of the whole range, opened on first use from the current revision. */
+  async #openHub(client: Etcd3): Promise<AllNamespacesHub & { etcd: EtcdWatch }> {
+    this.#hubOpening ??= (async () => {
+      const listeners = new Set<HubListener>();
+      const hub: AllNamespacesHub = { etcd: undefined, listeners, closed: false };
+      const start = (await this.#revision(client)) + 1;
+      hub.etcd = await this.#opening(client, {
+        key: Buffer.from(this.#layout.root),
+        rangeEnd: prefixEnd(Buffer.from(this.#layout.root)),
+        startRevision: start,
+        onChange: (change) => {
+          for (const listener of listeners) {
+            if (listener.waiting) listener.waiting.push(change);
+            else this.#handToListener(listener, change);
+          }
+        },
+        onError: (error) => {
+          const next = (hub.etcd?.lastRevision ?? start - 1) + 1;
+          this.#closeHub(hub);
+          void this.#explain(client, error, next).then((reason) => {
+            for (const listener of [...listeners]) listener.open.queue.fail(reason);
+          });
+        },
+      });
+      return hub;
+    })();
+    const opening = this.#hubOpening;
+    let hub: AllNamespacesHub;
+    try {
+      hub = await opening;
+    } catch (error) {
+      if (this.#hubOpening === opening) this.#hubOpening = undefined;
+      throw error;
+    }
+    // Closed meanwhile (its last watch left, or it failed): open another.
+    if (hub.closed) {
+      if (this.#hubOpening === opening) this.#hubOpening = undefined;
+      return this.#openHub(client);
+    }
+    return hub as AllNamespacesHub & { etcd: EtcdWatch };
+  }
+
+  /** Closes the shared watch (its last listener left, or it failed): the next one opens anew. */
+  #closeHub(hub: AllNamespacesHub): void {
+    hub.closed = true;
+    hub.etcd?.close();
+  }
+
+  /** A change of the whole range, handed to a watch of every namespace if of its type. */
+  #handToListener(listener: HubListener, change: EtcdChange): void {
+    // A change the watch's start (its contents) already has.
+    if (change.revision <= listener.after) return;
+    const changed = this.#layout.parseKind(change.kv.key.toString());
+    if (changed?.type !== listener.type) return;
+    let codec = listener.codecs.get(changed.namespace);
+    if (codec === undefined) listener.codecs.set(changed.namespace, (codec = this.#codec(changed)));
+    const event = toEvent(change, codec, this.#decoded);
+    if (event instanceof Error) {
+      listener.open.queue.fail(event);
+      return;
+    }
+    const seen = filterEvent(event, listener.options);
+    if (seen) listener.open.queue.push(seen);
   }
 
   #register(

@@ -389,6 +389,31 @@ export function describeStateConformance(
         expect(rec.events[2]).toMatchObject({ type: 'bootstrapped', kind: ALL });
       });
 
+      it('watches of ALL_NAMESPACES of two types each get their own type, and one that ends leaves the other', async () => {
+        const state = setup();
+        const paths = await watchKind(state, {}, ALL);
+        await create(state, 'a', { namespace: 'one' });
+        await create(state, 'f', { namespace: 'one', type: OTHER_TYPE });
+        const files = await watchKind(
+          state,
+          { bootstrap: true },
+          { namespace: ALL_NAMESPACES, type: OTHER_TYPE },
+        );
+        await create(state, 'g', { namespace: 'two', type: OTHER_TYPE });
+        await settle();
+        paths.stop();
+        await create(state, 'h', { namespace: 'three', type: OTHER_TYPE });
+        await create(state, 'b', { namespace: 'three' });
+        await settle();
+        expect(where(paths.events)).toEqual(['created:one/a']);
+        expect(where(files.events)).toEqual([
+          'created:one/f',
+          'bootstrapped',
+          'created:two/g',
+          'created:three/h',
+        ]);
+      });
+
       it('watchKind of ALL_NAMESPACES refuses a tail or a bookmark: each namespace has a history of its own', async () => {
         const state = setup();
         await expect(state.watchKind(ALL, () => undefined, { tailEvents: 2 })).rejects.toThrow(

@@ -50,6 +50,37 @@ describe.skipIf(!etcdAvailable)('the builder and the garbage collector on etcd',
     await server.stop();
   });
 
+  it('share one etcd watch among the watches of every namespace, whatever their types', async () => {
+    const state = createEtcdState({ endpoints: [server.endpoint], prefix: '/every-shared' });
+    /** The watchers etcd serves now (its own gauge). */
+    const watchers = async (): Promise<number> => {
+      const text = await (await fetch(`${server.endpoint}/metrics`)).text();
+      return Number(/^etcd_debugging_mvcc_watcher_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const stop = new AbortController();
+    try {
+      const before = await watchers();
+      const seen: string[] = [];
+      for (const type of [App.type, Config.type, 'Others.every.cosi.dev']) {
+        await state.watchKind(
+          { namespace: ALL_NAMESPACES, type },
+          (event) => {
+            if (event.type === 'created') seen.push(`${type} ${event.resource.metadata.id}`);
+          },
+          { signal: stop.signal, bootstrap: true },
+        );
+      }
+      expect(await watchers()).toBe(before + 1);
+      await state.create(Config.create('c', undefined, { namespace: 'team-z' }));
+      await state.settled();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(seen).toEqual([`${Config.type} c`]);
+    } finally {
+      stop.abort();
+      await state.close();
+    }
+  });
+
   it('reconcile and collect in every namespace, one that appears while they run too', async () => {
     const state = createEtcdState({ endpoints: [server.endpoint], prefix: '/every-namespace' });
     const runtime = createRuntime(state, { clock: new SimulatedClock() });
