@@ -405,7 +405,7 @@ export class EtcdCore implements StateCore {
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
     if (kind.namespace === ALL_NAMESPACES)
-      return this.#listAllNamespaces(client, kind.type, options);
+      return this.#listAllNamespaces(client, kind.type, options, onListed);
     const ranges = labelIndexRanges(this.#layout, kind, options);
     const listed =
       ranges === undefined
@@ -425,6 +425,7 @@ export class EtcdCore implements StateCore {
     client: Etcd3,
     type: string,
     options: ListOptions,
+    onListed: OnListed | undefined,
   ): Promise<{ resources: Resource[]; revision: number }> {
     let revision: number | undefined;
     const namespaces = new Set<string>();
@@ -436,7 +437,7 @@ export class EtcdCore implements StateCore {
     const at = revision as number;
     const resources: Resource[] = [];
     for (const namespace of [...namespaces].sort(compareStrings)) {
-      const listed = await this.#scan(client, { namespace, type }, options, at);
+      const listed = await this.#scan(client, { namespace, type }, options, onListed, at);
       listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
       resources.push(...listed.resources);
     }

@@ -10,7 +10,7 @@ import type {
   WatchOptions,
 } from '../engine/state/state.js';
 import { createTombstone } from '../engine/state/tombstone.js';
-import { filterEvent, hasFilters } from '../engine/state/watch-filters.js';
+import { filterEvent, hasFilters, matchesFilters } from '../engine/state/watch-filters.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { BookmarkCodec, type WatchPosition } from './bookmark.js';
 import type { EtcdChange, EtcdWatch, EtcdWatchOptions } from './etcd-watch.js';
@@ -48,6 +48,11 @@ interface HubListener {
   waiting: EtcdChange[] | undefined;
   /** The revision the watch starts after: its changes up to it are not handed on. */
   after: number;
+  /**
+   * The value of every resource of its type as of its last change (listed when it joined), from
+   * which its updates and destroys are told: the shared watch asks etcd for no previous values.
+   */
+  readonly watched: WatchedValues;
 }
 
 /** etcd's message for a read or watch of a revision compaction removed. */
@@ -266,6 +271,7 @@ export class EtcdWatches {
       codecs: new Map(),
       waiting: [],
       after: Number.POSITIVE_INFINITY,
+      watched: new Map(),
       open: {
         key: this.#layout.root,
         prefix: true,
@@ -283,18 +289,21 @@ export class EtcdWatches {
     // The watch starts at the revision etcd is at now, the contents read at it: the shared watch
     // may be behind it (its changes up to it are dropped as they come) or ahead (those after it
     // waited meanwhile).
+    // The whole type is listed, filters or not, to keep every value (see HubListener.watched).
     let from: number;
     try {
+      const { resources, revision } = await this.#listAt(kind, {}, (key, resource) =>
+        listener.watched.set(key, resource),
+      );
       if (options.bootstrap) {
-        const { resources, revision } = await this.#listAt(kind, options);
         for (const resource of resources) {
-          listener.open.queue.pushInitial({ type: 'created', resource });
+          if (matchesFilters(resource, options)) {
+            listener.open.queue.pushInitial({ type: 'created', resource });
+          }
         }
         listener.open.queue.pushInitial({ type: 'bootstrapped', kind: marker });
-        from = revision;
-      } else {
-        from = await this.#revision(client);
       }
+      from = revision;
     } catch (error) {
       listener.open.queue.fail(error instanceof Error ? error : new Error(String(error)));
       return;
@@ -315,6 +324,8 @@ export class EtcdWatches {
         key: Buffer.from(this.#layout.root),
         rangeEnd: prefixEnd(Buffer.from(this.#layout.root)),
         startRevision: start,
+        // Each listener keeps the values of its type: etcd reads no value before a change.
+        previousValues: false,
         onChange: (change) => {
           for (const listener of listeners) {
             if (listener.waiting) listener.waiting.push(change);
@@ -361,7 +372,7 @@ export class EtcdWatches {
     if (changed?.type !== listener.type) return;
     let codec = listener.codecs.get(changed.namespace);
     if (codec === undefined) listener.codecs.set(changed.namespace, (codec = this.#codec(changed)));
-    const event = toEvent(change, codec, this.#decoded);
+    const event = toEvent(change, codec, this.#decoded, listener.watched);
     if (event instanceof Error) {
       listener.open.queue.fail(event);
       return;

@@ -7,6 +7,7 @@ import {
   isHistoryCompacted,
   isInvalidBookmark,
   newResource,
+  ALL_NAMESPACES,
   type EtcdState,
   type Kind,
   type Pointer,
@@ -328,6 +329,68 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect(described.at(-1)).toBe('destroyed attic 19');
     // A watch that asked etcd for the previous values cost it a read per event (21 here).
     expect(read).toBe(0);
+  });
+
+  it('a watch of every namespace keeps the values it lists: its updates and destroys cost etcd no read either', async () => {
+    // Such watches share one etcd watch of the whole state: one that asked for previous values
+    // would make etcd read one for every change of every type.
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    const inCellar = (id: string, brightness: number): Resource =>
+      newResource<Lamp>({ namespace: 'cellar', type: LAMPS.type, id }, { brightness });
+    await state.create(newLamp('porch', 0));
+    await state.create(inCellar('vault', 0));
+    const seen: StateEvent[] = [];
+    // Filtered by id: the watch still lists the whole type to know every value.
+    await state.watchKind(
+      { namespace: ALL_NAMESPACES, type: LAMPS.type },
+      (event) => seen.push(event),
+      {
+        bootstrap: true,
+        idQuery: { regexp: /^(porch|vault)$/ },
+      },
+    );
+    await vi.waitFor(
+      () => expect(seen.map((e) => e.type)).toContain('bootstrapped'),
+      RECONNECT_TIMEOUT,
+    );
+    const ranges = async (): Promise<number> => {
+      const text = await (await fetch(`${server.endpoint}/metrics`)).text();
+      return Number(/^etcd_mvcc_range_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const client = await newClient();
+    const before = await ranges();
+    for (const [namespace, id] of [
+      ['hall', 'porch'],
+      ['cellar', 'vault'],
+    ] as const) {
+      const key = `${prefix}/${namespace}/${LAMPS.type}/r/${id}`;
+      const old = JSON.parse((await client.get(key).string()) ?? 'null') as Resource;
+      const next = {
+        metadata: { ...old.metadata, version: old.metadata.version + 1 },
+        spec: { brightness: 7 },
+      };
+      await client.put(key).value(JSON.stringify(next));
+    }
+    await client.delete().key(`${prefix}/cellar/${LAMPS.type}/r/vault`);
+    await vi.waitFor(() => expect(seen).toHaveLength(6), RECONNECT_TIMEOUT);
+    const described = seen.map((event) =>
+      event.type === 'updated'
+        ? `${event.resource.metadata.namespace}/${event.resource.metadata.id} ${(event.old.spec as Lamp).brightness}->${(event.resource.spec as Lamp).brightness}`
+        : event.type === 'bootstrapped'
+          ? 'bootstrapped'
+          : `${event.type} ${(event as { resource: Resource }).resource.metadata.id}`,
+    );
+    expect(described).toEqual([
+      'created vault',
+      'created porch',
+      'bootstrapped',
+      'hall/porch 0->7',
+      'cellar/vault 0->7',
+      'destroyed vault',
+    ]);
+    // The test's own two reads only: a watch that asked for previous values cost one per event.
+    expect((await ranges()) - before).toBe(2);
   });
 
   it('a watch keeps what it listed by the key it read it from, whatever id the value names', async () => {
