@@ -73,6 +73,12 @@ export interface ResourceGraph {
   readonly nodes: readonly GraphNode[];
   /** `spec.schema.status`: fields of the instance's status. */
   readonly status: readonly TemplateField[];
+  /**
+   * `spec.schema.status.conditions`: kro's custom conditions, each giving a condition (a map of
+   * `type`, `status`, `reason` and `message`) or a list of them; when there are some, they are
+   * the instance's conditions, in place of kro's four (`custom-conditions.ts`).
+   */
+  readonly conditions?: readonly GraphExpression[];
   /** Where a path below `spec.schema.status` is in the RGD's file. */
   readonly locateStatus?: LocateTemplate;
   /** Where a path below `spec.schema.spec` (a field and its `default=`) is in the RGD's file. */

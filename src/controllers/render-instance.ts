@@ -32,6 +32,7 @@ import {
   kroChildLabels,
 } from './kro-labels.js';
 import { instanceConditions } from './instance-conditions.js';
+import { customConditions } from './custom-conditions.js';
 import { documentOf } from './api-object-document.js';
 import {
   describeRef,
@@ -264,7 +265,23 @@ export async function renderInstance(
   const errors = problems.map((p) =>
     p.startsWith(`${instanceName}: `) ? p.slice(instanceName.length + 2) : p,
   );
-  status.conditions = instanceConditions(errors, waits, instance.metadata.generation);
+  const builtins = instanceConditions(errors, waits, instance.metadata.generation);
+  status.conditions = builtins;
+  if (graph.conditions !== undefined && graph.conditions.length > 0) {
+    // The author's conditions are the instance's, in place of kro's four (which they read).
+    const previous = isRecord(instance.spec.status) ? instance.spec.status.conditions : undefined;
+    const custom = customConditions(graph.conditions, scope, builtins, previous, {
+      generation: instance.metadata.generation,
+      // As the API server writes a metav1.Time: RFC 3339 to the second (the run's clock).
+      now: new Date(rt.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
+    status.conditions = custom.conditions;
+    if (custom.problems.length > 0) {
+      // kro writes the conditions that survived and sets the state to Error.
+      status.state = 'ERROR';
+      for (const problem of custom.problems) problems.push(`${instanceName}: ${problem}`);
+    }
+  }
   // An instance another controller wrote as its own (not an RGD's nested instance, which is
   // written unowned) is that controller's to write: its status is left alone.
   if (instance.metadata.owner !== '') return undefined;

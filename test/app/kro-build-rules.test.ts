@@ -664,18 +664,136 @@ describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
     ]);
   });
 
-  it('says that custom status conditions are not supported, not that newCondition is unknown', async () => {
-    const found = await findings(
-      rgd(
-        '    - id: cm\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }\n',
-        `    status:\n      conditions:\n        - "\${runtime.newCondition({type: 'A', status: 'True'})}"\n`,
-      ),
+  // kro's pkg/graph/conditions_test.go TestValidateConditionExpressions and the macro's rules
+  // (pkg/cel/library/runtime.go), Apache-2.0: each refused entry at its file:line:col.
+  const withConditions = (entries: readonly string[]): string =>
+    rgd(
+      '    - id: cm\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }\n',
+      `    status:\n      conditions:\n${entries.map((e) => `        - "\${${e}}"\n`).join('')}`,
     );
-    expect(found).toEqual([
-      expect.stringMatching(
-        /^12:12 rgd-bad-expression custom status conditions \(kro's runtime\.newCondition and runtime\.condition in status\.conditions\) are not supported by cosi yet$/,
-      ),
-    ]);
+
+  it.each([
+    [
+      'well-formed conditions',
+      [
+        "runtime.newCondition({type: 'A', status: 'True', reason: 'OK', message: 'all good'})",
+        "runtime.newCondition({type: 'B', status: 'False', reason: '', message: ''})",
+        "runtime.newCondition({type: 'C', status: 'Unknown', reason: '', message: ''})",
+      ],
+    ],
+    [
+      'a built-in lookup, even when the author overrides the type',
+      [
+        "runtime.newCondition({type: 'ResourcesReady', status: 'True', reason: '', message: ''})",
+        "runtime.newCondition({type: 'DerivedReady', status: runtime.condition(schema, 'ResourcesReady').status, reason: '', message: ''})",
+      ],
+    ],
+    [
+      'a computed status and a computed lookup',
+      [
+        "runtime.newCondition({type: 'A', status: schema.spec.name, reason: '', message: ''})",
+        "runtime.newCondition({type: 'B', status: runtime.condition(schema, schema.spec.name).status})",
+      ],
+    ],
+    [
+      "a lookup on a resource sharing an author's type",
+      [
+        "runtime.newCondition({type: 'PrimaryReady', status: 'True', reason: '', message: ''})",
+        "runtime.newCondition({type: 'ChildMirror', status: runtime.condition(cm, 'PrimaryReady').status, reason: '', message: ''})",
+      ],
+    ],
+    [
+      'a type repeated within one entry (ternary branches)',
+      [
+        "schema.spec.enabled ? runtime.newCondition({type: 'AppReady', status: 'True'}) : runtime.newCondition({type: 'AppReady', status: 'False'})",
+      ],
+    ],
+  ])('accepts %s', async (_, entries) => {
+    expect(await findings(withConditions(entries))).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a self-reference',
+      [
+        "runtime.newCondition({type: 'PrimaryReady', status: 'True', reason: '', message: ''})",
+        "runtime.newCondition({type: 'Ready', status: runtime.condition(schema, 'PrimaryReady').status, reason: '', message: ''})",
+      ],
+      '13:12',
+      'runtime.condition(schema, "PrimaryReady"): custom conditions cannot reference each other',
+    ],
+    [
+      'a literal status that is not True, False or Unknown',
+      ["runtime.newCondition({type: 'X', status: 'YES', reason: 'R', message: 'M'})"],
+      '12:12',
+      'runtime.newCondition: status must be one of True, False, Unknown (got "YES")',
+    ],
+    [
+      'an invalid literal status inside map()',
+      [
+        "schema.spec.zones.map(s, runtime.newCondition({type: s, status: 'BAD', reason: '', message: ''}))",
+      ],
+      '12:12',
+      'status must be one of True, False, Unknown (got "BAD")',
+    ],
+    [
+      'an empty literal type',
+      ["runtime.newCondition({type: '', status: 'True', reason: '', message: ''})"],
+      '12:12',
+      'runtime.newCondition: type must not be empty',
+    ],
+    [
+      'a literal type two entries declare',
+      [
+        "runtime.newCondition({type: 'AppReady', status: 'True', reason: '', message: ''})",
+        "runtime.newCondition({type: 'AppReady', status: 'False', reason: '', message: ''})",
+      ],
+      '13:12',
+      'condition type "AppReady" is declared by more than one conditions entry',
+    ],
+    [
+      'an unknown schema lookup (a typo)',
+      [
+        "runtime.newCondition({type: 'Derived', status: runtime.condition(schema, 'ResourcesRaedy').status, reason: '', message: ''})",
+      ],
+      '12:12',
+      'runtime.condition(schema, "ResourcesRaedy"): unknown condition type',
+    ],
+    [
+      'an unknown key, at the key',
+      ["runtime.newCondition({type: 'Y', status: 'True', reson: ''})"],
+      '12:63',
+      'runtime.newCondition: unknown key "reson" (allowed: type, status, reason, message)',
+    ],
+    [
+      'a quoted key',
+      ["runtime.newCondition({'type': 'Y', status: 'True'})"],
+      '12:36',
+      'runtime.newCondition: keys must be bare identifiers',
+    ],
+    [
+      'a key written twice',
+      ["runtime.newCondition({type: 'Y', status: 'True', type: 'Z'})"],
+      '12:63',
+      'runtime.newCondition: duplicate key "type"',
+    ],
+    [
+      'no type',
+      ["runtime.newCondition({status: 'True'})"],
+      '12:35',
+      "runtime.newCondition: 'type' is required",
+    ],
+    [
+      'a value that is not a condition',
+      ["'not a condition'"],
+      '12:12',
+      'condition expressions must return runtime.newCondition(...) or a list of them, got string',
+    ],
+  ])('refuses %s', async (_, entries, at, message) => {
+    const found = await findings(withConditions(entries));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(`${at} rgd-bad-expression `);
+    expect(found[0]).toContain(message);
   });
 });
 

@@ -72,6 +72,18 @@ function graphOrigin(
       return undefined;
     }
     const statusPath = path.slice(2);
+    if (statusPath[0] === 'conditions' && graph.conditions !== undefined) {
+      // kro's custom conditions: the entries of `status.conditions` made them all.
+      const [first] = graph.conditions;
+      return first === undefined
+        ? undefined
+        : {
+            template: {
+              location: first.location,
+              expressions: graph.conditions.map((entry) => entry.source),
+            },
+          };
+    }
     // `state` and `conditions` are the controller's own, not the RGD's expressions.
     if (!graph.status.some((f) => String(f.path[0]) === statusPath[0])) return undefined;
     return { template: templateOrigin(graph.status, graph.locateStatus, statusPath) };

@@ -26,6 +26,7 @@ import { expandMacroCalls, maxId } from '../cel/macro-calls.js';
 import { chargeComprehensions } from '../cel/comprehension-charges.js';
 import { renderedValue, UnconvertibleValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
+import { rewriteRuntimeCalls, type RuntimeCalls } from './runtime-calls.js';
 
 /** A parsed expression: its free variables, and how to evaluate it. */
 export interface CompiledGraphExpression {
@@ -34,6 +35,8 @@ export interface CompiledGraphExpression {
   readonly usesOmit: boolean;
   /** The functions it calls that the environment does not have (kro: "uses unknown functions"). */
   readonly unknownFunctions: readonly string[];
+  /** Its calls of kro's `runtime` library (custom status conditions: `runtime-calls.ts`). */
+  readonly runtime: RuntimeCalls;
   /**
    * Its value with the variables of `scope`; with `schemaOf`, each variable is read as a
    * cluster serves it (see the top of this file), of the schema `schemaOf` gives its name.
@@ -117,6 +120,9 @@ function compileExpression(
   } catch (error) {
     return { error: (error as Error).message.replace(/^<input>:/, '') };
   }
+  // kro's parse-time macro: runtime.newCondition's bare-name keys are strings.
+  const runtime = rewriteRuntimeCalls(parsed.expr, parsed.sourceInfo?.positions ?? {});
+  if ('error' in runtime) return runtime;
   // Planning rewrites the optional library's syntax and calls (`a.?b`, `x.orValue(y)`) in
   // place, and sortBy and the two-variable comprehensions are rewritten before: the check reads
   // a copy of the tree as parsed (it knows those calls as written).
@@ -175,6 +181,7 @@ function compileExpression(
     variables: names,
     usesOmit: calls.has('omit'),
     unknownFunctions: [...unknownFunctions],
+    runtime,
     check: (types) => checkTypes(parsedTree, types),
     evaluate(scope, schemaOf) {
       if (

@@ -39,6 +39,7 @@ import type { CelExtension } from '../cel/cel-environment.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { fromCelValue } from './cel-json.js';
 import { OMIT_VALUE } from './omit-value.js';
+import { RUNTIME_FUNCTIONS } from './runtime-library.js';
 
 const { INT, STRING, BYTES, DYN } = CelScalar;
 const LIST = listType(DYN);
@@ -156,6 +157,8 @@ export const KRO_CEL_EXTENSION: CelExtension = {
     celMethod('deepMerge', MAP, [MAP], MAP, function (other) {
       return deepMerge(this, other);
     }),
+    // kro's runtime library: custom status conditions (`runtime-library.ts`).
+    ...RUNTIME_FUNCTIONS,
   ],
 };
 
@@ -192,4 +195,7 @@ export const KRO_FUNCTION_NAMES: ReadonlySet<string> = new Set([
   'lists.range',
   // cel-go's strings extension, which kro enables at its latest version.
   'strings.quote',
+  // The runtime library (v0.9.x), bound only in status conditions: `runtime` is no variable.
+  'runtime.newCondition',
+  'runtime.condition',
 ]);

@@ -49,6 +49,8 @@ import {
 } from './template-constraints.js';
 import { dotted, templateLiteralProblems } from './template-literals.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
+import { conditionProblems } from './condition-rules.js';
+import type { RuntimeCalls } from './runtime-calls.js';
 import { instanceStatusSchema, schemaOfCelType } from './status-schema.js';
 import {
   expressionLocation,
@@ -293,6 +295,13 @@ export function compileResourceGraph(
   }[] = [];
   /** The type check of each standalone expression of the instance status, by its field. */
   const statusChecks = new Map<readonly (string | number)[], TypeCheckOf>();
+  /** The entries of `status.conditions` (kro's custom conditions), checked by `condition-rules.ts`. */
+  const conditionEntries: {
+    source: string;
+    at: SourceLocation;
+    runtime: RuntimeCalls;
+    check: TypeCheckOf;
+  }[] = [];
   /** The type check of the expression compiled last (a forEach list's, for its iterator). */
   const typeCheckOfLast: { check?: TypeCheckOf } = {};
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
@@ -377,17 +386,25 @@ export function compileResourceGraph(
           });
           continue;
         }
-        if (compiled.variables.includes('runtime')) {
-          // kro's runtime library (v0.9.3: runtime.newCondition, runtime.condition) is bound
+        if (
+          (compiled.runtime.uses || compiled.variables.includes('runtime')) &&
+          context !== STATUS_CONDITIONS
+        ) {
+          // kro's runtime library (v0.9.x: runtime.newCondition, runtime.condition) is bound
           // only in status.conditions (builder.go extractDependencies, buildConditions).
-          const inConditions = context === 'the instance status' && path[0] === 'conditions';
           findingAt(
             'rgd-bad-expression',
-            inConditions
-              ? `custom status conditions (kro's runtime.newCondition and runtime.condition in status.conditions) are not supported by cosi yet`
-              : `\${${part.source}}: runtime is only available in status.conditions expressions, as kro requires`,
+            `\${${part.source}}: runtime is only available in status.conditions expressions, as kro requires`,
           );
           continue;
+        }
+        if (context === STATUS_CONDITIONS) {
+          conditionEntries.push({
+            source: part.source,
+            at: exprLocation,
+            runtime: compiled.runtime,
+            check: compiled.check,
+          });
         }
         if (compiled.unknownFunctions.length > 0) {
           // kro's build refuses it (builder.go: "uses unknown functions"); cosi's planner would
@@ -782,19 +799,34 @@ export function compileResourceGraph(
     return out;
   }
 
-  const statusSpec = isPlainObject(spec.schema) ? spec.schema.status : undefined;
+  const givenStatus = isPlainObject(spec.schema) ? spec.schema.status : undefined;
   const statusInto = new Set<string>();
   owner.id = '';
   owner.iterators = [];
+  // kro takes `conditions` out of the status first (extractConditionExpressions): each entry is
+  // one `${...}` giving a condition or a list of them, written to the instance's conditions.
+  const { conditions: conditionsSpec, ...statusSpec } = isPlainObject(givenStatus)
+    ? givenStatus
+    : { conditions: undefined };
+  const conditions =
+    conditionsSpec === undefined
+      ? []
+      : (compileConditions(
+          conditionsSpec,
+          ['spec', 'schema', 'status', 'conditions'],
+          new Set(),
+          statusInto,
+          STATUS_CONDITIONS,
+        ) ?? []);
   const status =
     compileStrings(
-      statusSpec ?? {},
+      statusSpec,
       ['spec', 'schema', 'status'],
       new Set(),
       statusInto,
       'the instance status',
     ) ?? [];
-  for (const path of fieldsWithoutExpressions(statusSpec ?? {})) {
+  for (const path of fieldsWithoutExpressions(statusSpec)) {
     fail(
       'rgd-bad-expression',
       ['spec', 'schema', 'status', ...path],
@@ -841,6 +873,20 @@ export function compileResourceGraph(
       severity: 'error',
       message: finding.message,
     });
+  }
+
+  if (conditionEntries.length > 0) {
+    const types = expressionVariables(definition, kindOf, known);
+    const entries = conditionEntries.map((entry) => ({ ...entry, type: entry.check(types).type }));
+    for (const problem of conditionProblems(entries)) {
+      outcome.failed = true;
+      report.findings.push({
+        ...problem.at,
+        code: 'rgd-bad-expression',
+        severity: 'error',
+        message: problem.message,
+      });
+    }
   }
 
   const order = kahnOrder(ids, deps);
@@ -897,6 +943,7 @@ export function compileResourceGraph(
         }),
     nodes: sorted,
     status,
+    ...(conditions.length === 0 ? {} : { conditions }),
     locateStatus: locator(report, ['spec', 'schema', 'status']),
     locateSchema: locator(report, ['spec', 'schema', 'spec']),
     source: value,
@@ -1054,6 +1101,9 @@ function whereOmitIsRefused(
 interface FieldCheck extends ExpressionCheck {
   readonly field: { readonly root: string; readonly path: readonly string[] };
 }
+
+/** The context of the entries of `spec.schema.status.conditions`: kro's custom conditions. */
+const STATUS_CONDITIONS = 'status conditions';
 
 /** The type of the value of each kind of expression that is not a template field. */
 const CONTEXT_TYPES: Readonly<Record<string, string>> = {
