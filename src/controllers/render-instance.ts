@@ -53,6 +53,11 @@ export interface Outputs {
   readonly instance: string;
   /** Pointer keys written (or kept) by this reconcile. */
   readonly written: Set<string>;
+  /**
+   * Why custom conditions were dropped (`custom-conditions.ts`): the instance is in error, but
+   * what it rendered was applied whole, so kro prunes what it no longer renders.
+   */
+  readonly conditionProblems: string[];
 }
 
 export async function renderInstance(
@@ -279,7 +284,9 @@ export async function renderInstance(
     if (custom.problems.length > 0) {
       // kro writes the conditions that survived and sets the state to Error.
       status.state = 'ERROR';
-      for (const problem of custom.problems) problems.push(`${instanceName}: ${problem}`);
+      for (const problem of custom.problems) {
+        outputs.conditionProblems.push(`${instanceName}: ${problem}`);
+      }
     }
   }
   // An instance another controller wrote as its own (not an RGD's nested instance, which is

@@ -213,7 +213,7 @@ export function createResourceGraphController(
       settled.delete(key);
       const written = new Set<string>();
       const problems: string[] = [];
-      const outputs: Outputs = { index, instance: key, written };
+      const outputs: Outputs = { index, instance: key, written, conditionProblems: [] };
       let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
         // kro holds each instance it manages until what it rendered is gone.
@@ -233,6 +233,8 @@ export function createResourceGraphController(
       if (instance !== undefined && instance.metadata.phase === 'tearingDown') {
         await releaseInstance(rt, instance, outputs);
       }
+      // Dropped custom conditions fail the reconcile too (the instance is in error), after pruning.
+      problems.push(...outputs.conditionProblems);
       if (problems.length > 0) throw new Error(problems.join('; '));
       if (pure && left !== undefined) settled.set(key, left);
     },

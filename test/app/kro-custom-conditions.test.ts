@@ -243,4 +243,42 @@ describe("kro's custom status conditions on an instance", () => {
       await session.close();
     }
   });
+
+  it('still prunes what the instance no longer renders when its conditions are dropped', async () => {
+    const text = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: app.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec: { name: string, extra: boolean }
+    status:
+      conditions:
+        - "\${runtime.newCondition({type: 'Same-' + schema.spec.name, status: 'True'})}"
+        - "\${runtime.newCondition({type: 'Same-' + schema.spec.name, status: 'False'})}"
+  resources:
+    - id: extra
+      includeWhen: ['\${schema.spec.extra}']
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-extra' }
+`;
+    const { session, status, edit } = await open(text, '{ name: demo, extra: true }');
+    const configMaps = async () =>
+      (await session.project.state.list({ namespace: 'default', type: 'ConfigMaps.core' })).map(
+        (r) => r.metadata.id,
+      );
+    try {
+      expect(await configMaps()).toEqual(['demo-extra']);
+      await edit('{ name: demo, extra: false }');
+      // kro evaluates the conditions after it applied the graph: what it left out is pruned.
+      expect(await configMaps()).toEqual([]);
+      expect((await status()).state).toBe('ERROR');
+    } finally {
+      await session.close();
+    }
+  });
 });
