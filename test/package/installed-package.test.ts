@@ -141,7 +141,16 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
   it('ships the built code with its TypeScript sources and declaration maps, not the tests', async () => {
     const shipped = path.join(project, 'node_modules/cosi');
     expect((await readdir(shipped)).sort()).toEqual(
-      ['README.md', 'bin', 'dist', 'docs', 'kubernetes-openapi', 'package.json', 'src'].sort(),
+      [
+        'README.md',
+        'bin',
+        'dist',
+        'docs',
+        'fixtures',
+        'kubernetes-openapi',
+        'package.json',
+        'src',
+      ].sort(),
     );
     const files = await readdir(path.join(shipped, 'dist'), { recursive: true });
     expect(files).toContain('index.d.ts');
@@ -191,6 +200,41 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     expect(targets).toContain('docs/cli.md');
     expect(targets).toContain('src/engine/errors.ts');
     expect(missing).toEqual([]);
+  });
+
+  it("ships the example projects its docs' examples run on, reached the way README says", async () => {
+    const shipped = path.join(project, 'node_modules/cosi');
+    const pages = [
+      'README.md',
+      ...(await readdir(path.join(shipped, 'docs')))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    const named = new Set<string>();
+    for (const page of pages) {
+      const text = await readFile(path.join(shipped, page), 'utf8');
+      for (const [, fixture = ''] of text.matchAll(/(?<![\w/.-])fixtures\/([\w.-]+)/g))
+        named.add(fixture);
+    }
+    // The pages run `cosi ... -f fixtures/vm-network` and a dozen more of them.
+    expect(named).toContain('vm-network');
+    const missing: string[] = [];
+    for (const fixture of named) {
+      if (!(await exists(path.join(shipped, 'fixtures', fixture)))) missing.push(fixture);
+    }
+    expect(missing).toEqual([]);
+    // README's block, as a user types it in the project's directory: a copy of the examples
+    // beside the project, and one of the pages' commands run there with the project's cosi.
+    const readme = await readFile(path.join(shipped, 'README.md'), 'utf8');
+    const block =
+      /<!-- not run: it copies from the installed package[^\n]*-->\n\n```sh\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    expect(block, "README's block that copies the examples").toBeDefined();
+    const ran = await inProject('bash', ['-e', '-c', block ?? 'false']);
+    expect(ran.stderr).toMatch(/^converged, 13 resources, 3 controllers /m);
+    expect(ran.stdout).toMatch(/^default\s+VM\s+web-1\s+3\s/m);
+    expect(ran.code).toBe(0);
   });
 
   it('starts a project with cosi init that passes cosi check at once, and its CI job', async () => {
