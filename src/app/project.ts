@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { setupErrorMessage } from './setup-error-message.js';
 import {
   RESOURCE_DEFINITION_TYPE,
@@ -16,6 +17,7 @@ import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
+import { localImportHint, mayBeUndefinedImport } from '../loaders/local-import-hints.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
@@ -316,7 +318,19 @@ export async function registerProjectControllers(
     // Where it failed in the project's code (a builder chain naming a type that is not there, a
     // throw of its own), as a controller's error is placed: the config's line, or the module's.
     const at = isSafeError(error) ? projectErrorLocator(loaded, cwd)?.(error) : undefined;
-    throw new ConfigError(file, `setup failed: ${setupErrorMessage(messageOfThrown(error))}`, {
+    const message = setupErrorMessage(messageOfThrown(error));
+    // A type or function imported under a name its module does not export is undefined here.
+    const importHint = mayBeUndefinedImport(message)
+      ? localImportHint(
+          [
+            ...(at === undefined ? [] : [path.resolve(cwd, at.file)]),
+            loaded.file,
+            ...(loaded.sources ?? []),
+          ],
+          path.dirname(loaded.file),
+        )
+      : '';
+    throw new ConfigError(file, `setup failed: ${message}${importHint}`, {
       cause: error,
       ...(at === undefined
         ? {}

@@ -12,6 +12,7 @@ import {
   wrongEntryPointHint,
 } from './cosi-import-hints.js';
 import { frameInProject } from './stack-frames.js';
+import { localImportHint, mayBeUndefinedImport } from './local-import-hints.js';
 import { ConfigError } from './config-error.js';
 import { findConfigKeysInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
@@ -188,7 +189,7 @@ export async function loadConfig(
   try {
     namespace = await jiti.import(file);
   } catch (error) {
-    const { problem, line, col, module } = describeLoadError(error, file, options.modules);
+    const { problem, line, col, module } = describeLoadError(error, file, options.modules, sources);
     throw new ConfigError(file, problem, {
       cause: error,
       ...(line !== undefined ? { line, col } : {}),
@@ -230,6 +231,7 @@ export async function loadConfig(
       { cause: error },
     );
   }
+  explainUndefinedImports(plain, problems, file, [...sources]);
   if (problems.length > 0) {
     // Each problem at its key in the file, where the source writes one.
     const places = await findConfigKeysInFile(
@@ -245,6 +247,30 @@ export async function loadConfig(
     );
   }
   return { file, config: plain, definitions, sources: [...sources].sort() };
+}
+
+/**
+ * Says which import made a value of the config undefined (`controllers: [totalControler]`,
+ * imported under a name its module does not export): on the problems that got one, and for a
+ * `setup` that is undefined, which would otherwise leave its controllers out without a word.
+ */
+function explainUndefinedImports(
+  config: Record<string, unknown>,
+  problems: ConfigProblem[],
+  file: string,
+  sources: readonly string[],
+): void {
+  let hint: string | undefined;
+  const importHint = (): string =>
+    (hint ??= localImportHint([file, ...sources], path.dirname(file)));
+  for (const [i, problem] of problems.entries()) {
+    if (/\bgot undefined$/.test(problem.message) && importHint() !== '') {
+      problems[i] = { ...problem, message: problem.message + importHint() };
+    }
+  }
+  if ('setup' in config && config.setup === undefined && importHint() !== '') {
+    problems.push({ key: 'setup', message: `\`setup\` is undefined${importHint()}` });
+  }
 }
 
 /** The config's own keys and values, and copies of its arrays, read once. */
@@ -395,6 +421,7 @@ function describeLoadError(
   error: unknown,
   file: string,
   modules: Readonly<Record<string, unknown>> | undefined,
+  sources: ReadonlySet<string>,
 ): { problem: string; line?: number; col?: number; module?: string } {
   const syntax = syntaxErrorOf(messageOfThrown(error));
   if (syntax !== undefined) {
@@ -418,7 +445,13 @@ function describeLoadError(
   message = (missingModule && missingModuleProblem(missingModule)) ?? message;
   let problem = `cannot load the config: ${message}`;
   const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
-  if (frame === undefined) return { problem };
+  // A name imported from a module of the project that does not export it is undefined here,
+  // where Node would have refused the import: the import is what to fix.
+  const importHint = mayBeUndefinedImport(message)
+    ? localImportHint([...(frame ? [frame.file] : []), file, ...sources], path.dirname(file))
+    : '';
+  if (frame === undefined) return { problem: problem + importHint };
+  problem += importHint;
   const unbound = /^(\w+) is not defined$/.exec(message)?.[1];
   if (unbound !== undefined && exported !== undefined && unbound in exported) {
     problem += misspeltImportHint(frame.file, unbound, Object.keys(exported));
