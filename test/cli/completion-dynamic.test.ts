@@ -163,6 +163,78 @@ describe('completion in bash', { timeout: 120_000 }, () => {
   });
 });
 
+describe("completion with the project's own cosi (npm install --save-dev, npx cosi)", () => {
+  // No cosi on PATH: the project's node_modules/.bin/cosi, as npm installs it, runs the built CLI.
+  let own: string;
+  beforeAll(async () => {
+    own = path.join(dir, 'own');
+    await mkdir(path.join(own, '.git'), { recursive: true });
+    await writeStarterProject(own);
+    await mkdir(path.join(own, 'node_modules/.bin'), { recursive: true });
+    await writeFile(
+      path.join(own, 'node_modules/.bin/cosi'),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} "$@"\n`,
+      { mode: 0o755 },
+    );
+    await mkdir(path.join(own, 'manifests/more'), { recursive: true });
+  });
+
+  /** What the function bash calls for the line completes, with no `cosi` command anywhere. */
+  function completeOwn(words: readonly string[], cwd = own): string[] {
+    const program = [
+      `source ${JSON.stringify(script)}`,
+      'type cosi >/dev/null 2>&1 && { echo "a cosi is on PATH" >&2; exit 1; }',
+      `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})`,
+      `COMP_CWORD=${words.length - 1}`,
+      words[0] === 'npx' ? '_cosi_npx' : '_cosi',
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' },
+    });
+    expect(result.stderr).toBe('');
+    return result.stdout.split('\n').filter((l) => l !== '');
+  }
+
+  it("completes npx cosi ... from the project's node_modules/.bin/cosi, in any directory of it", () => {
+    expect(completeOwn(['npx', 'cosi', 'get', 'appc'])).toEqual(['appconfig']);
+    expect(completeOwn(['npx', 'cosi', 'get', 'app', 'w'])).toEqual(['web']);
+    expect(completeOwn(['npx', 'cosi', 'get', 'appc'], path.join(own, 'manifests/more'))).toEqual([
+      'appconfig',
+    ]);
+    expect(completeOwn(['npx', 'cos'])).toEqual(expect.arrayContaining(['cosi', 'cosi.config.ts']));
+    // Another package's npx line: files, as bash completes it without a completion.
+    expect(completeOwn(['npx', 'tsc', 'cosi.c'])).toEqual(['cosi.config.ts']);
+  });
+
+  it("completes the cosi typed as a path, and the project's own for a cosi not on PATH", () => {
+    expect(completeOwn(['node_modules/.bin/cosi', 'get', 'appc'])).toEqual(['appconfig']);
+    expect(completeOwn(['./node_modules/.bin/cosi', 'explain', 'Apps.'])).toEqual([
+      'Apps.example.org',
+    ]);
+    expect(completeOwn(['cosi', 'get', 'app', ''])).toEqual(['api', 'web']);
+  });
+
+  it('registers npx, unless npx completes already', () => {
+    const registered = (before: string): string =>
+      spawnSync(
+        'bash',
+        [
+          '--norc',
+          '--noprofile',
+          '-c',
+          `${before}\nsource ${JSON.stringify(script)}\ncomplete -p npx`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      ).stdout;
+    expect(registered('')).toBe('complete -o filenames -F _cosi_npx npx\n');
+    expect(registered('_mine() { :; }; complete -F _mine npx')).toBe('complete -F _mine npx\n');
+  });
+});
+
 describe('completion in an interactive bash on a terminal', { timeout: 120_000 }, () => {
   const tmux = tmuxServer(`cosi-completion-${process.pid}`);
   const SESSION = 'bash';

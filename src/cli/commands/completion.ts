@@ -42,6 +42,7 @@ export function createCompletionCommand(
           `
 Examples:
   source <(cosi completion bash)                             # bash, this shell
+  source <(npx cosi completion bash)                         # bash, a project's own cosi: npx cosi <TAB>
   cosi completion zsh > "\${fpath[1]}/_cosi"                  # zsh
   cosi completion fish > ~/.config/fish/completions/cosi.fish  # fish
 
@@ -116,7 +117,8 @@ function bash(commands: readonly CompletedCommand[]): string {
   // --config and --definitions given so far; flags and formats are written in here. bash splits
   // a word at an = (COMP_WORDBREAKS): `--output=j` comes as `--output`, `=`, `j`, read here as
   // `--output j` (kubectl's `-o=json` too), the value completed after the =.
-  return `# cosi completion for bash: source <(cosi completion bash)
+  return `# cosi completion for bash: source <(cosi completion bash), or with a project's own cosi
+# source <(npx cosi completion bash), which completes npx cosi ... too.
 # A word as the shell reads it: a path typed 'my dir', "my dir", my\\ dir or ~/dir, for cosi.
 _cosi_unquote() {
   local word="$1" out="" c j
@@ -133,6 +135,19 @@ _cosi_unquote() {
   esac
   printf '%s' "$out"
 }
+# The cosi that answers for the project: the one typed (a path), else the cosi on PATH, else the
+# project's own (node_modules/.bin/cosi here or in a parent directory, as npx finds it).
+_cosi_complete() {
+  local program="\${_cosi_program:-cosi}" dir="$PWD"
+  if [[ "$program" != */* ]] && ! type "$program" >/dev/null 2>&1; then
+    while :; do
+      [ -x "$dir/node_modules/.bin/cosi" ] && { program="$dir/node_modules/.bin/cosi"; break; }
+      [ -z "$dir" ] || [ "$dir" = / ] && break
+      dir="\${dir%/*}"
+    done
+  fi
+  "$program" __complete "$@" 2>/dev/null
+}
 _cosi() {
   local -a words=()
   local cword=0 i
@@ -145,6 +160,8 @@ _cosi() {
     [ "$i" -eq "$COMP_CWORD" ] && cword=$((\${#words[@]} - 1))
   done
   local cur="\${words[cword]}" prev="\${words[cword-1]}"
+  local _cosi_program
+  _cosi_program="$(_cosi_unquote "\${words[0]}")"
   if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W ${quote(commands.map((c) => c.name).join(' '))} -- "$cur"))
     return
@@ -171,7 +188,7 @@ ${cases}
     # jsonpath=: the template follows the =, no space.
     [[ \${#COMPREPLY[@]} -eq 1 && "\${COMPREPLY[0]}" == *= ]] && compopt -o nospace
   elif [[ "$prev" == -n || "$prev" == --namespace ]]; then
-    COMPREPLY=($(compgen -W "$(cosi __complete namespaces "\${project[@]}" 2>/dev/null)" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_cosi_complete namespaces "\${project[@]}")" -- "$cur"))
   elif [[ " $values " == *" $prev "* ]]; then
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
@@ -179,14 +196,28 @@ ${cases}
   elif [ "$args" = shells ]; then
     [ "$n" -eq 0 ] && COMPREPLY=($(compgen -W ${quote(SHELLS.join(' '))} -- "$cur"))
   elif [[ "$args" == types* ]] && [ "$n" -eq 0 ]; then
-    COMPREPLY=($(compgen -W "$(cosi __complete types "\${project[@]}" 2>/dev/null)" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_cosi_complete types "\${project[@]}")" -- "$cur"))
   elif [[ "$args" == types* && "$n" -eq 1 ]] || [ "$args" = types-ids ]; then
-    COMPREPLY=($(compgen -W "$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_cosi_complete ids "$type" "\${project[@]}")" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
 complete -o filenames -F _cosi cosi
+# npx cosi ...: the words after npx, completed as cosi's; any other npx line as files. Left alone
+# when npx already completes.
+_cosi_npx() {
+  if [ "$COMP_CWORD" -ge 2 ] && [ "\${COMP_WORDS[1]}" = cosi ]; then
+    local -a COMP_WORDS=("\${COMP_WORDS[@]:1}")
+    local COMP_CWORD=$((COMP_CWORD - 1))
+    _cosi
+  elif [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W cosi -- "\${COMP_WORDS[1]}") $(compgen -f -- "\${COMP_WORDS[1]}"))
+  else
+    COMPREPLY=($(compgen -f -- "\${COMP_WORDS[COMP_CWORD]}"))
+  fi
+}
+complete -p npx >/dev/null 2>&1 || complete -o filenames -F _cosi_npx npx
 `;
 }
 
@@ -205,6 +236,20 @@ function zsh(commands: readonly CompletedCommand[]): string {
   // keeps `--output=j` one word: the value after the = is completed as the flag's.
   return `#compdef cosi
 # cosi completion for zsh: cosi completion zsh > "\${fpath[1]}/_cosi" (or source it)
+# The cosi that answers for the project: the one typed (a path), else the cosi on PATH, else the
+# project's own (node_modules/.bin/cosi here or in a parent directory, as npx finds it).
+_cosi_complete() {
+  local program="\${(Q)words[1]}" dir="$PWD"
+  [[ "$program" == */* ]] || program=cosi
+  if [[ "$program" != */* ]] && ! type cosi >/dev/null 2>&1; then
+    while :; do
+      [[ -x "$dir/node_modules/.bin/cosi" ]] && { program="$dir/node_modules/.bin/cosi"; break; }
+      [[ -z "$dir" || "$dir" == / ]] && break
+      dir="\${dir%/*}"
+    done
+  fi
+  "$program" __complete "$@" 2>/dev/null
+}
 _cosi() {
   local -a commands=${zshArray(names)}
   if (( CURRENT == 2 )); then
@@ -241,7 +286,7 @@ ${cases}
     compadd -- \${formats:#*=}
     compadd -S '' -- \${(M)formats:#*=}
   elif [[ "$prev" == (-n|--namespace) ]]; then
-    compadd -- \${(f)"$(cosi __complete namespaces "\${project[@]}" 2>/dev/null)"}
+    compadd -- \${(f)"$(_cosi_complete namespaces "\${project[@]}")"}
   elif (( \${values[(Ie)$prev]} )); then
     _files
   elif [[ "$cur" == -* ]]; then
@@ -249,9 +294,9 @@ ${cases}
   elif [[ "$args" == shells ]]; then
     (( n == 0 )) && compadd -- ${SHELLS.join(' ')}
   elif [[ "$args" == types* ]] && (( n == 0 )); then
-    compadd -- \${(f)"$(cosi __complete types "\${project[@]}" 2>/dev/null)"}
+    compadd -- \${(f)"$(_cosi_complete types "\${project[@]}")"}
   elif [[ "$args" == types* && n -eq 1 || "$args" == types-ids ]]; then
-    compadd -- \${(f)"$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)"}
+    compadd -- \${(f)"$(_cosi_complete ids "$type" "\${project[@]}")"}
   else
     _files
   fi
