@@ -17,7 +17,7 @@ export class MissingManifestsError extends Error {
   constructor(config: LoadedConfig | undefined, cwd: string) {
     const where = config
       ? `, or name them in ${path.relative(cwd, config.file) || config.file} (manifests: ['manifests/'])`
-      : ', or run it in a project whose cosi.config.ts names them (manifests: [...])';
+      : ', or run it in a project whose cosi.config.ts names them (manifests: [...]); cosi init starts one';
     super(`no manifests given: pass -f <path> (a file or a directory)${where}`);
     this.name = 'MissingManifestsError';
   }

@@ -133,6 +133,17 @@ describe('the manifests a config names', { timeout: 60_000 }, () => {
     expect(get.stderr).toContain('no manifests given: pass -f <path>');
     expect(get.stderr).toContain("or name them in cosi.config.ts (manifests: ['manifests/'])");
   });
+
+  it('outside any project, the command says how to start one (review newuser54 #8)', async () => {
+    await mkdir(path.join(dir, '.git'));
+    for (const args of [['get', 'vm'], ['check'], ['graph']]) {
+      const run = await cli(args, { cwd: dir });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(
+        'cosi: no manifests given: pass -f <path> (a file or a directory), or run it in a project whose cosi.config.ts names them (manifests: [...]); cosi init starts one',
+      );
+    }
+  });
 });
 
 describe('an empty -f (a variable left unset)', { timeout: 60_000 }, () => {
