@@ -43,6 +43,23 @@ export class ResourceList<S> implements Iterable<Resource<S>> {
     return this.items.map(fn);
   }
 
+  /** As an array's: what a whole-world controller folds its inputs with (a sum, a count). */
+  reduce<T>(fn: (accumulated: T, r: Resource<S>) => T, initial: T): T {
+    return this.items.reduce(fn, initial);
+  }
+
+  some(predicate: (r: Resource<S>) => boolean): boolean {
+    return this.items.some(predicate);
+  }
+
+  every(predicate: (r: Resource<S>) => boolean): boolean {
+    return this.items.every(predicate);
+  }
+
+  forEach(fn: (r: Resource<S>) => void): void {
+    this.items.forEach(fn);
+  }
+
   ids(): string[] {
     return this.items.map((r) => r.metadata.id);
   }

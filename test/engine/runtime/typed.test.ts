@@ -66,4 +66,37 @@ describe('typed helpers', () => {
       'Typed',
     );
   });
+
+  it("folds a list as an array folds (reduce, some, every, forEach): a newcomer's sum (review newuser54 #7)", async () => {
+    h = createHarness();
+    for (const [id, value] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const) {
+      await h.state.create(Int.create(id, { value }));
+    }
+    const seen: unknown[] = [];
+    await h.runtime.register({
+      name: 'Folds',
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'weak' }],
+      outputs: [],
+      async run(rt) {
+        for await (const _ of rt.events()) {
+          const ints = await listAll(rt, Int);
+          const visited: string[] = [];
+          ints.forEach((i) => visited.push(i.metadata.id));
+          seen.push(
+            ints.reduce((sum, i) => sum + i.spec.value, 0),
+            ints.reduce((ids, i) => `${ids}${i.metadata.id}`, ''),
+            ints.some((i) => i.spec.value > 2),
+            ints.every((i) => i.spec.value > 2),
+            visited,
+          );
+        }
+      },
+    } satisfies Controller);
+    await h.runtime.converge();
+    expect(seen).toEqual([6, 'abc', true, false, ['a', 'b', 'c']]);
+  });
 });
