@@ -71,7 +71,7 @@ it.each(configs.map((b) => [where(b), b] as const))(
     await mkdir(path.dirname(file));
     await writeFile(file, block.text);
     const loaded = await loadConfig(file, { modules: { cosi } });
-    const declared = [...block.text.matchAll(/defineResource<[^>]*>\(\{ type: '([^']+)'/g)].map(
+    const declared = [...block.text.matchAll(/defineResource<[^>]*>\(\{\s*type: '([^']+)'/g)].map(
       (m) => m[1],
     );
     expect(loaded.definitions.map((d) => d.type)).toEqual(declared);
@@ -81,6 +81,12 @@ it.each(configs.map((b) => [where(b), b] as const))(
     await runtime.register(...(loaded.config.controllers ?? []));
     const names = [...block.text.matchAll(/name: '([^']+)'/g)].map((m) => m[1]);
     expect(runtime.controllerNames()).toEqual(names);
+    // A config's setup builds its controllers with the builder: one more each.
+    if (loaded.config.setup !== undefined) {
+      await loaded.config.setup(runtime);
+      const built = block.text.match(/\bcontrollerManagedBy\(runtime\)/g)?.length ?? 0;
+      expect(runtime.controllerNames()).toHaveLength(names.length + built);
+    }
     await runtime.stop();
   },
   60_000,
