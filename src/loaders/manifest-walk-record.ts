@@ -7,7 +7,6 @@
  */
 
 import * as path from 'node:path';
-import type { Ignore } from 'ignore';
 import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import type { Finding } from './finding.js';
 import {
@@ -26,12 +25,20 @@ interface NamedFile extends FoundFile {
   readonly named: boolean;
 }
 
+/**
+ * The ignore patterns' matcher (the `ignore` package's), by the one method the walk asks: named
+ * here so that the declarations cosi ships do not name a package its users do not install.
+ */
+export interface IgnoreMatcher {
+  ignores(path: string): boolean;
+}
+
 /** What a manifest walk has met so far (see the module comment). */
 export class ManifestWalkRecord {
   constructor(
     readonly fs: ManifestFileSystem,
     readonly cwd: string,
-    readonly ignored: Ignore | undefined,
+    readonly ignored: IgnoreMatcher | undefined,
   ) {}
 
   /** Paths that do not exist, cannot be read, are not regular files or loop. */
