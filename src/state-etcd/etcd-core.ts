@@ -22,7 +22,7 @@ import type {
   WatchListener,
   WatchOptions,
 } from '../engine/state/state.js';
-import { checkDestroy, checkUpdate } from '../engine/state/write-checks.js';
+import { checkCreatedNamespace, checkDestroy, checkUpdate } from '../engine/state/write-checks.js';
 import { matchesFilters } from '../engine/state/watch-filters.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
@@ -557,6 +557,7 @@ export class EtcdCore implements StateCore {
   /** Stores a new resource; undefined when the key is taken. */
   async #tryCreate(draft: Draft, owner: string): Promise<Resource | undefined> {
     const md = draft.metadata;
+    checkCreatedNamespace(md);
     const now = this.#now();
     md.version = 1;
     md.generation = 1;

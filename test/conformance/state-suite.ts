@@ -509,6 +509,28 @@ export function describeStateConformance(
         await state.destroy(ptr('a'));
         expect((await create(state, 'a')).metadata.version).toBe(1);
       });
+
+      it('refuses a resource in ALL_NAMESPACES, by create or modify: the name stands for every namespace', async () => {
+        const state = setup();
+        const writes = [
+          state.create(path('a', { namespace: ALL_NAMESPACES })),
+          state.modify(path('b', { namespace: ALL_NAMESPACES }), (draft) => {
+            draft.spec.size = 1;
+          }),
+          state.modify(path('c', { namespace: ALL_NAMESPACES }), async (draft) => {
+            await settle();
+            draft.spec.size = 1;
+          }),
+        ];
+        for (const write of writes) {
+          const error = await errorOf(write);
+          expect(error).toBeInstanceOf(TypeError);
+          expect((error as Error).message).toContain(`namespace ${JSON.stringify(ALL_NAMESPACES)}`);
+        }
+        // Nothing stored: not in '*', so not in any list either.
+        expect(await state.list({ namespace: ALL_NAMESPACES, type: TYPE })).toEqual([]);
+        expect(await state.kinds()).toEqual([]);
+      });
     });
 
     describe('update', () => {

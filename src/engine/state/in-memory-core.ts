@@ -34,7 +34,13 @@ import type {
 } from './state.js';
 import type { StateCore } from './state-core.js';
 import type { ModifyProgress, SyncCore } from './sync-core.js';
-import { checkDestroy, checkOwner, checkPhase, checkUpdate } from './write-checks.js';
+import {
+  checkCreatedNamespace,
+  checkDestroy,
+  checkOwner,
+  checkPhase,
+  checkUpdate,
+} from './write-checks.js';
 import { CollectionIndex } from './collection-index.js';
 import { EventHistory } from './event-history.js';
 import { IdOrder } from './id-order.js';
@@ -181,6 +187,7 @@ export class InMemoryCore implements StateCore, SyncCore {
     options: CreateOptions = {},
   ): Promise<Resource<S>> {
     const md = resource.metadata;
+    checkCreatedNamespace(md);
     const collection = this.#collectionOf(md);
     if (collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     // The caller keeps its resource: the state stores a frozen copy, stamped as it is made.
@@ -346,6 +353,7 @@ export class InMemoryCore implements StateCore, SyncCore {
   /** Stores a draft from {@link draftOfEmpty} as a new resource. */
   #create(draft: Draft, owner: string, knownMissing = false): Resource {
     const md = draft.metadata;
+    checkCreatedNamespace(md);
     const collection = this.#collectionOf(md);
     if (!knownMissing && collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     const now = this.#now();

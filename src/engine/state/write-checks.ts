@@ -1,5 +1,5 @@
 import { ownerConflict, pendingFinalizers, phaseConflict, versionConflict } from '../errors.js';
-import { toPointer } from '../resource/pointer.js';
+import { ALL_NAMESPACES, formatPointer, toPointer, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type { OwnerOptions, UpdateOptions } from './state.js';
 
@@ -36,4 +36,17 @@ export function checkDestroy(current: Resource, options: OwnerOptions): void {
   checkOwner(current, options);
   const md = current.metadata;
   if (md.finalizers.length > 0) throw pendingFinalizers(toPointer(md), md.finalizers);
+}
+
+/**
+ * A new resource's namespace must be one: {@link ALL_NAMESPACES} stands for every namespace of a
+ * type (a list, a watch, an input), and a resource stored in it could never be read back by name
+ * nor told from the wildcard, as the API server refuses a namespace that is not a DNS label.
+ */
+export function checkCreatedNamespace(p: Pointer): void {
+  if (p.namespace === ALL_NAMESPACES) {
+    throw new TypeError(
+      `${formatPointer(p)}: a resource cannot be in namespace ${JSON.stringify(ALL_NAMESPACES)}, which stands for every namespace (ALL_NAMESPACES) in a list, a watch or an input`,
+    );
+  }
 }
