@@ -1,4 +1,4 @@
-import type { Kind, Pointer } from '../resource/pointer.js';
+import { ALL_NAMESPACES, type Kind, type Pointer } from '../resource/pointer.js';
 
 /**
  * The input resources that changed since a whole-world controller's previous pass began: every
@@ -14,8 +14,17 @@ import type { Kind, Pointer } from '../resource/pointer.js';
 export interface InputChanges {
   /** How many distinct resources changed. */
   readonly size: number;
-  /** The ids of the changed resources of one kind (namespace and type), each once. */
+  /**
+   * The ids of the changed resources of one kind (namespace and type), each once. Of a kind in
+   * {@link ALL_NAMESPACES} (an input of every namespace), the ids of the type's changes in every
+   * namespace, each once however many namespaces have it: {@link pointers} tells them apart.
+   */
   ids(kind: Kind): readonly string[];
+  /**
+   * The changed resources of one kind, as pointers: of a kind in {@link ALL_NAMESPACES}, those of
+   * every namespace, by namespace, then in the order they changed.
+   */
+  pointers(kind: Kind): readonly Pointer[];
 }
 
 /**
@@ -72,9 +81,26 @@ export class InputChangeCollector {
     const overflowed = this.#overflowed;
     this.start();
     if (overflowed) return undefined;
+    const pointers = (kind: Kind): Pointer[] => {
+      const byNamespace = byKind.get(kind.type);
+      if (!byNamespace) return [];
+      const namespaces =
+        kind.namespace === ALL_NAMESPACES
+          ? [...byNamespace.keys()].sort()
+          : byNamespace.has(kind.namespace)
+            ? [kind.namespace]
+            : [];
+      return namespaces.flatMap((namespace) =>
+        [...(byNamespace.get(namespace) ?? [])].map((id) => ({ namespace, type: kind.type, id })),
+      );
+    };
     return {
       size,
-      ids: (kind) => [...(byKind.get(kind.type)?.get(kind.namespace) ?? [])],
+      ids: (kind) =>
+        kind.namespace === ALL_NAMESPACES
+          ? [...new Set(pointers(kind).map((p) => p.id))]
+          : [...(byKind.get(kind.type)?.get(kind.namespace) ?? [])],
+      pointers,
     };
   }
 }

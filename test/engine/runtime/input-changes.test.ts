@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReconcileEvent } from '../../../src/index.js';
+import { ALL_NAMESPACES, type ReconcileEvent } from '../../../src/index.js';
 import { createHarness, Int, Str, type Harness } from './test-controllers.js';
 import {
   InputChangeCollector,
@@ -79,6 +79,36 @@ describe('the input changes a whole-world controller is told', () => {
     expect(events).toHaveLength(2);
     expect(ints(events[1])).toEqual(['a']);
     expect(strs(events[1])).toEqual(['s']);
+  });
+
+  it('of an input of every namespace (ALL_NAMESPACES) name the changes of each namespace', async () => {
+    h = createHarness();
+    const events: ReconcileEvent[] = [];
+    const everyInt = { namespace: ALL_NAMESPACES, type: Int.type };
+    await h.runtime.register({
+      name: 'Everywhere',
+      inputs: [{ ...everyInt, kind: 'weak' }],
+      outputs: [],
+      async run(rt) {
+        for await (const event of rt.events()) events.push(event);
+      },
+    });
+    await h.runtime.converge();
+    await h.state.create(Int.create('a', { value: 1 }, { namespace: 'team-a' }));
+    await h.state.create(Int.create('b', { value: 1 }, { namespace: 'team-b' }));
+    await h.state.create(Int.create('a', { value: 1 }, { namespace: 'team-b' }));
+    await h.runtime.converge();
+    const changes = events.at(-1)?.changes;
+    expect(changes?.size).toBe(3);
+    expect([...(changes?.ids(everyInt) ?? [])].sort()).toEqual(['a', 'b']);
+    expect(changes?.pointers(everyInt)).toEqual([
+      { namespace: 'team-a', type: Int.type, id: 'a' },
+      { namespace: 'team-b', type: Int.type, id: 'b' },
+      { namespace: 'team-b', type: Int.type, id: 'a' },
+    ]);
+    // A kind of one namespace still names that namespace's alone.
+    expect(changes?.ids({ namespace: 'team-a', type: Int.type })).toEqual(['a']);
+    expect(changes?.pointers({ namespace: 'team-c', type: Int.type })).toEqual([]);
   });
 
   it('start over after a restart: its first pass is told nothing', async () => {
