@@ -45,7 +45,10 @@ export interface EtcdWatchOptions {
 export class EtcdWatch {
   /** The revision of the last change handed on (the start revision - 1 before any). */
   lastRevision: number;
-  /** The key of the last change handed on; undefined: every change at `lastRevision` was. */
+  /**
+   * The key of the last change handed on; undefined: every change at `lastRevision` was (the
+   * response that brought them has been read whole).
+   */
   #lastKey: Buffer | undefined;
   readonly #watcher: Watcher;
   readonly #waiters: { revision: number; resolve: () => void }[] = [];
@@ -74,6 +77,17 @@ export class EtcdWatch {
       };
     watcher.on('put', onEvent('put'));
     watcher.on('delete', onEvent('delete'));
+    // After the client's own listener, which hands on the events one by one: etcd never splits
+    // one revision's changes across responses (it batches by revision, unless asked to fragment,
+    // which this watch is not), so the revision of a response's last change has been handed on
+    // whole, and a reconnect resumes after it, not at it: a compaction of that revision meanwhile
+    // took nothing the watch had not seen.
+    watcher.on('data', (response: { events: readonly { kv: IKeyValue }[] }) => {
+      const last = response.events.at(-1);
+      if (last !== undefined && Number(last.kv.mod_revision) === this.lastRevision) {
+        this.#lastKey = undefined;
+      }
+    });
     watcher.on('disconnected', (error: Error) => {
       // Resume right after the last change handed on, whatever the client last heard of: at
       // its revision, whose other changes may not all have come.

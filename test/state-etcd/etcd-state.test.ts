@@ -284,6 +284,32 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
       expect(isHistoryCompacted(ended.error)).toBe(true);
       expect(describeEvents(seen)).toEqual(['created:porch@1', 'errored']);
     });
+
+    it('a watch cut off after its last change resumes after it: a compaction of that revision loses it nothing', async () => {
+      const prefix = freshPrefix();
+      const writer = open(prefix);
+      const watcher = open(prefix, { endpoint: proxy.endpoint });
+      const seen: StateEvent[] = [];
+      await watcher.watchKind(LAMPS, (event) => seen.push(event));
+      await writer.create(newLamp('porch'));
+      await vi.waitFor(() => expect(seen).toHaveLength(1), RECONNECT_TIMEOUT);
+
+      proxy.cut();
+      // A change elsewhere moves etcd on one revision; compacting there removes only the
+      // revision of the porch's creation, which the watch has handed on whole already.
+      await open(freshPrefix()).create(newLamp('elsewhere'));
+      const client = await newClient();
+      const { header } = await client.kv.range({ key: Buffer.from(prefix), count_only: true });
+      await client.kv.compact({ revision: header.revision, physical: true });
+      proxy.restore();
+
+      await writer.create(newLamp('zz-last'));
+      await vi.waitFor(
+        () => expect(describeEvents(seen).at(-1)).toMatch(/created:zz-last@1|errored/),
+        RECONNECT_TIMEOUT,
+      );
+      expect(describeEvents(seen)).toEqual(['created:porch@1', 'created:zz-last@1']);
+    });
   });
 
   it('a watch keeps the values it lists: its updates and destroys cost etcd no read of the value before', async () => {
