@@ -312,6 +312,51 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     });
   });
 
+  it('a list of every namespace reads the type in each namespace, not every key of the state', async () => {
+    const prefix = freshPrefix();
+    const client = await newClient();
+    const state = open(prefix, { client });
+    for (const namespace of ['hall', 'garden', 'attic']) {
+      for (const id of ['a', 'b']) {
+        await state.create(
+          newResource<Lamp>({ namespace, type: LAMPS.type, id }, { brightness: 1 }),
+        );
+      }
+    }
+    // Keys of another type, many pages of them, in a namespace of their own and in the hall.
+    const OTHERS = 3 * LIST_PAGE_SIZE;
+    for (let i = 0; i < OTHERS; i += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, async (_, j) =>
+          client
+            .put(
+              `${prefix}/${i + j < OTHERS / 2 ? 'hall' : 'shed'}/Fans.lights.cosi.dev/r/f${i + j}`,
+            )
+            .value('{}'),
+        ),
+      );
+    }
+    let keysRead = 0;
+    const range = client.kv.range.bind(client.kv);
+    client.kv.range = async (...args: Parameters<typeof range>) => {
+      const response = await range(...args);
+      keysRead += response.kvs.length;
+      return response;
+    };
+    const listed = await state.list({ namespace: ALL_NAMESPACES, type: LAMPS.type });
+    expect(listed.map((r) => `${r.metadata.namespace}/${r.metadata.id}`)).toEqual([
+      'attic/a',
+      'attic/b',
+      'garden/a',
+      'garden/b',
+      'hall/a',
+      'hall/b',
+    ]);
+    // A first page of keys (all of a small state's), then one key to find each namespace, and
+    // the six lamps: not the fans' three pages, however many more there are.
+    expect(keysRead).toBeLessThan(LIST_PAGE_SIZE + 20);
+  });
+
   it('a watch keeps the values it lists: its updates and destroys cost etcd no read of the value before', async () => {
     // etcd reads a key's previous value from its backend for every event of a watch that asks
     // (prev_kv): under a converging project that was half of etcd's CPU. The watch knows them.
