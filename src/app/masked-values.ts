@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
-import { deepEqual } from '../engine/resource/plain-data.js';
+import { deepEqual, isRecord } from '../engine/resource/plain-data.js';
 import { withheldFieldsOf } from './shown-spec.js';
 
 /** What a diff writes in place of a value it keeps back, as `kubectl diff` masks a Secret's. */
@@ -70,8 +70,4 @@ export function maskedSpecFields(
 /** Equal values (a value of a map may be a structure, a sensitive spec's field). */
 function same(a: unknown, b: unknown): boolean {
   return a === b || deepEqual(a, b);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

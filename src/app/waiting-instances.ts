@@ -17,6 +17,7 @@ import {
 import { createFinding, type Finding } from '../loaders/finding.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 /** A warning for each RGD instance that waits, at its manifest (nested ones: at no file). */
 export function waitingInstanceFindings(
@@ -294,10 +295,6 @@ function references(text: string): { node: string; path: string[] }[] {
     found.push({ node: match[1] ?? '', path });
   }
   return found;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

@@ -16,6 +16,7 @@
  */
 
 import type { GraphExpression } from './template-rendering.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 type Condition = Record<string, unknown>;
 
@@ -95,10 +96,6 @@ function stamped(
       : stamp.now;
   out.observedGeneration = stamp.generation;
   return out;
-}
-
-function isRecord(value: unknown): value is Condition {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A value `runtime.newCondition` makes: the four keys, each a string. */

@@ -22,6 +22,7 @@ import {
   type TemplateField,
 } from './template-rendering.js';
 import { createTransformController } from './transform.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 type Spec = Record<string, unknown>;
 
@@ -174,10 +175,6 @@ function resourceTypeOf({ definition, namespace }: DeclaredTransformKind): Resou
     kind: (ns = namespace) => ({ namespace: ns, type }),
     is: (resource): resource is Resource<Spec> => resource.metadata.type === type,
   };
-}
-
-function isRecord(value: unknown): value is Spec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringMap(value: Spec): Record<string, string> {

@@ -14,6 +14,7 @@ import {
   type LabelQuery,
   type LabelTerm,
 } from '../engine/resource/label-query.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 /** The query of `selector`, or what is wrong with it (in apimachinery's words). */
 export function labelSelectorQuery(selector: unknown): LabelQuery | { readonly error: string } {
@@ -77,10 +78,6 @@ function requirementTerm(requirement: unknown): LabelTerm | { readonly error: st
         error: `${JSON.stringify(operator ?? '')} is not a valid label selector operator (In, NotIn, Exists, DoesNotExist)`,
       };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function kindOf(value: unknown): string {

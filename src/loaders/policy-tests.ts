@@ -11,6 +11,7 @@
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { UnrenderedSource } from './unrendered-source.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 /** The names of the policy tests a walked directory may hold (`suite.yaml`, `kyverno-test.yaml`). */
 export const POLICY_TEST_FILE = /^(?:suite|kyverno-test)\.ya?ml$/i;
@@ -149,10 +150,6 @@ export function policyTest(file: string, tool: PolicyTestTool): UnrenderedSource
 
 function isUrl(name: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(name);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function recordsOf(value: unknown): Record<string, unknown>[] {

@@ -6,6 +6,7 @@
  */
 
 import { parseJsonPointer } from './json-pointer.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}/;
 
@@ -23,10 +24,6 @@ export function templateVariableAt(document: unknown, pointer: string): string |
   // `${NAME:-...` without a `}` after it, which the pattern would read to the end from each one
   // (quadratic); a `${NAME:-...` with a `}` after it matches there.
   return VARIABLE.exec(value.slice(0, value.lastIndexOf('}') + 1))?.[0];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a finding at a value holding a template variable adds to its message. */

@@ -25,6 +25,7 @@ import { createFinding, type Finding } from './finding.js';
 import { jsonStreamObjects } from './json-stream.js';
 import { objectHeadOf } from './object-head.js';
 import type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
+import { isRecord } from '../engine/resource/plain-data.js';
 
 export type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
 
@@ -741,10 +742,6 @@ function expectsError(expect: unknown): boolean {
 }
 
 const GLOB_CHARACTERS = /[*?[\]{}]/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function forEach(list: unknown, visit: (value: unknown) => void): void {
   if (Array.isArray(list)) for (const value of list) visit(value);

@@ -16,6 +16,8 @@
  * is an {@link ExpressionKeyError} naming what is supported, never a silent pass.
  */
 
+import { isRecord } from '../engine/resource/plain-data.js';
+
 /** A `(...)` key of an expected document that cosi cannot evaluate. */
 export class ExpressionKeyError extends Error {
   override readonly name = 'ExpressionKeyError';
@@ -409,8 +411,4 @@ function deepEqual(a: unknown, b: unknown): boolean {
     );
   }
   return Object.is(a ?? null, b ?? null);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '../engine/resource/plain-data.js';
+
 /**
  * Said of an expectation of a Kubernetes object that names an owner the way cosi's own resources
  * print theirs (`{ type: Tenants.example.org, id: acme }`): the object prints its references as
@@ -19,8 +21,4 @@ export function ownerReferenceShapeNote(actual: unknown, expected: unknown): str
   );
   if (index < 0) return '';
   return `; metadata.ownerReferences.${index} names its owner by type and id, as cosi's own resources print theirs: a Kubernetes object's references are written as kubectl prints them (apiVersion, kind, name; the uid may be left out)`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isNode, LineCounter, parseAllDocuments, stringify } from 'yaml';
-import { deepEqual } from '../../engine/resource/plain-data.js';
+import { deepEqual, isRecord } from '../../engine/resource/plain-data.js';
 import type { ResourceGroup } from '../resource-query.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
@@ -545,10 +545,6 @@ function firstDifference(want: unknown, got: unknown): (string | number)[] {
     }
   }
   return [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function at(doc: ExpectedDocument): Pick<Finding<CheckCode>, 'file' | 'line' | 'col' | 'pointer'> {

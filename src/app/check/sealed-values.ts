@@ -1,6 +1,7 @@
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { canonicalJson } from '../../loaders/unique-items.js';
 import { MASK } from '../masked-values.js';
+import { isRecord } from '../../engine/resource/plain-data.js';
 
 /**
  * The environment variable that holds the key of a golden tree's fingerprints of sensitive values
@@ -186,8 +187,4 @@ function takeAsEqual(
     return want;
   }
   return got;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

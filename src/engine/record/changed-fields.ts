@@ -1,4 +1,5 @@
 import type { Resource } from '../resource/resource.js';
+import { isRecord } from '../resource/plain-data.js';
 
 /**
  * The fields that differ between two versions of a resource, as JSON pointers into
@@ -16,10 +17,6 @@ export function changedFields(before: Resource | undefined, after: Resource | un
       '/metadata/annotations',
     ),
   ];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** JSON pointers of the leaves that differ; arrays and scalars are leaves. */

@@ -16,7 +16,7 @@
  * controller can tell a spec change from any other write.
  */
 
-import { deepEqual } from './plain-data.js';
+import { deepEqual, isRecord } from './plain-data.js';
 import type { Phase } from './metadata.js';
 import type { Resource } from './resource.js';
 
@@ -39,10 +39,6 @@ function desiredChanged(before: unknown, after: unknown): boolean {
     if (hasOwn(before, key) && key !== 'status' && !hasOwn(after, key)) return true;
   }
   return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function hasOwn(record: Record<string, unknown>, key: string): boolean {

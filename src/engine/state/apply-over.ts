@@ -6,7 +6,7 @@
  * nothing when the manifests did not change, and `cosi diff` shows no change there.
  */
 
-import { defineOwn } from '../resource/plain-data.js';
+import { defineOwn, isRecord } from '../resource/plain-data.js';
 
 /** The part of a resource an apply writes. */
 export interface AppliedFields {
@@ -86,8 +86,4 @@ function mergeSpec(
     defineOwn(out, field, live[field]);
   }
   return out ?? manifest;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

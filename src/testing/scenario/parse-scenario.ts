@@ -23,6 +23,7 @@ import type {
   ScenarioProblem,
   Step,
 } from './scenario.js';
+import { isRecord } from '../../engine/resource/plain-data.js';
 
 /** The keys of a scenario. */
 const SCENARIO_KEYS = [
@@ -625,8 +626,4 @@ class StepParser {
       );
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
