@@ -30,29 +30,13 @@ import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 import { QueueTiming, type QueueWorkload } from './queue-metrics.js';
-import {
-  isFinalizerOnlyChange,
-  isOwnFinalizerEcho,
-  type OwnFinalizerWrite,
-} from './finalizer-only-change.js';
+import { isFinalizerOnlyChange, type OwnFinalizerWrite } from './finalizer-only-change.js';
+import { FailingItems } from './failing-items.js';
+import { OwnFinalizerWrites } from './own-finalizer-writes.js';
 import { isMapping, MapJob, RouteJob, type Job } from './queue-jobs.js';
-import { describeReturned, isPointerLike } from './mapping-returns.js';
+import { describeReturned, primaryPointers } from './mapping-returns.js';
 import { runSoon } from '../run-soon.js';
 import { settledWithin } from './stopping.js';
-
-/** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
-interface FailingItem {
-  /** What is retried. */
-  readonly job: Job;
-  /** The primary item, or the changed input a mapping is for. */
-  readonly pointer: Pointer;
-  readonly attempts: number;
-  readonly lastError: Error;
-  /** Given up for this convergence run. */
-  readonly gaveUp: boolean;
-  /** A terminal error: not retried, not even by the next convergence run, until a new event. */
-  readonly terminal: boolean;
-}
 
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
 const LIVE: MapEventContext = { isInInitialList: false };
@@ -70,8 +54,7 @@ export class QControllerAdapter implements Adapter {
   readonly #queue: WorkQueue<Job>;
   /** With `RuntimeOptions.queueMetrics`: the queue's timing. */
   readonly #timing: QueueTiming | undefined;
-  readonly #backoffs = new Map<string, ExponentialBackoff>();
-  readonly #failing = new Map<string, FailingItem>();
+  readonly #failing: FailingItems;
   readonly #primaryKinds: Set<string>;
   readonly #concurrency: number;
   readonly #log: Logger;
@@ -86,15 +69,8 @@ export class QControllerAdapter implements Adapter {
   #completed = 0;
   /** The job a worker took last: what a report names when the run stopped waiting on it. */
   #lastTaken: Job | undefined;
-  /**
-   * The writes of this controller's own `addFinalizer` on primary inputs, by queue key. The
-   * note lives from the write until its event, so there is nearly always at most one: it is kept
-   * in a slot of its own ({@link #ownKey}, {@link #ownWrite}), and only others in the map, which a
-   * set and a delete per item would otherwise churn (rehashing every few items).
-   */
-  readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
-  #ownKey: string | undefined;
-  #ownWrite: OwnFinalizerWrite | undefined;
+  /** The writes of this controller's own `addFinalizer` on primary inputs, until their events. */
+  readonly #ownWrites = new OwnFinalizerWrites();
   /** `skipFinalizerOnlyRequeue`, read once. */
   readonly #skipFinalizerOnly: boolean;
   /** The first primary input kind, whose items are queued under their bare id. */
@@ -124,6 +100,7 @@ export class QControllerAdapter implements Adapter {
     backoff: BackoffOptions,
   ) {
     this.#backoffOptions = { ...backoff, ...controller.settings.backoff };
+    this.#failing = new FailingItems(this.#backoffOptions, () => host.maxAttempts());
     this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number or 'writesInFlight'.
@@ -167,9 +144,8 @@ export class QControllerAdapter implements Adapter {
   #currentCondition(): ControllerCondition {
     if (this.#condition === 'stopped' || this.#condition === 'failed' || !this.#started)
       return this.#condition;
-    const failing = [...this.#failing.values()];
-    if (failing.some((f) => f.gaveUp)) return 'failed';
-    if (failing.length > 0 || this.#listError !== undefined) return 'backoff';
+    if (this.#failing.anyGivenUp()) return 'failed';
+    if (this.#failing.size > 0 || this.#listError !== undefined) return 'backoff';
     return this.#inFlight > 0 || this.#queue.readyCount > 0 ? 'running' : 'idle';
   }
 
@@ -197,11 +173,12 @@ export class QControllerAdapter implements Adapter {
   /** With the items that failed and have not succeeded since, sorted by pointer. */
   report(): AdapterReport {
     const lastError = this.#lastError;
-    const failing = [...this.#failing.values()].sort((a, b) =>
-      compareStrings(pointerKey(a.pointer), pointerKey(b.pointer)),
-    );
+    const failing = this.#failing.sorted();
     const condition = this.#currentCondition();
-    const retryAt = condition === 'backoff' ? this.#nextRetryAt() : undefined;
+    const retryAt =
+      condition === 'backoff'
+        ? this.#failing.nextRetryAt((key) => this.#queue.releaseAt(key))
+        : undefined;
     return {
       kind: 'qcontroller',
       condition,
@@ -235,17 +212,6 @@ export class QControllerAdapter implements Adapter {
   #inFlightItem(): { inFlight?: Pointer } {
     const job = this.#lastTaken;
     return job === undefined ? {} : { inFlight: this.#itemOf(job) };
-  }
-
-  /** The earliest release of a failing item's retry, clock ms. */
-  #nextRetryAt(): number | undefined {
-    let next: number | undefined;
-    for (const [key, failing] of this.#failing) {
-      if (failing.gaveUp) continue;
-      const at = this.#queue.releaseAt(key);
-      if (at !== undefined && (next === undefined || at < next)) next = at;
-    }
-    return next;
   }
 
   /** Its inputs as registered, and as {@link addInputs} added to them. */
@@ -343,8 +309,8 @@ export class QControllerAdapter implements Adapter {
     switch (qinput.kind) {
       case 'primary':
         if (
-          (this.#ownKey !== undefined || this.#ownFinalizerWrites.size > 0) &&
-          this.#isOwnFinalizerWrite(event)
+          !this.#ownWrites.isEmpty &&
+          this.#ownWrites.isEcho(this.#reconcileKey(event.resource.metadata), event)
         ) {
           break;
         }
@@ -418,12 +384,7 @@ export class QControllerAdapter implements Adapter {
   }
 
   #retryGivenUp(): void {
-    for (const [key, item] of this.#failing) {
-      if (!item.gaveUp || item.terminal) continue;
-      this.#failing.set(key, { ...item, gaveUp: false });
-      this.#backoffs.get(key)?.reset();
-      this.#requeue(key, item.job);
-    }
+    this.#failing.retryGivenUp((key, job) => this.#requeue(key, job));
     if (this.#condition === 'failed') {
       this.#condition = 'running';
       this.#hookRestarts.reset();
@@ -431,57 +392,12 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  /**
-   * Whether a primary event is the echo of this controller's own `addFinalizer` (with
-   * `skipOwnFinalizerRequeue`), which needs no reconcile.
-   *
-   * Why skipping it loses nothing: the reconcile that added the finalizer read the input at
-   * version v - 1 and went on to do all its work from it; version v is that same input plus our
-   * finalizer (the same spec, labels and phase: a finalizer change touches nothing else), and
-   * the controller reads nothing from its input's finalizers, so reconciling v would repeat the
-   * same work and write nothing. Only the event of version v itself is skipped, and only when it
-   * changes the finalizers alone: a write by anyone else between our finalizer write and the
-   * next reconcile makes version v + 1, whose own event is queued as always. An event older than
-   * v (delivered late) is queued as always and leaves the record in place. On a state that
-   * cannot be peeked (etcd) v comes from the version of the metadata the controller passed, and
-   * is never checked after the write: a wrong one matches no event, and nothing is skipped.
-   * COSI reconciles twice here; the converged result is the same.
-   */
-  #isOwnFinalizerWrite(event: ResourceEvent): boolean {
-    const key = this.#reconcileKey(event.resource.metadata);
-    const inSlot = key === this.#ownKey;
-    const write = inSlot ? this.#ownWrite : this.#ownFinalizerWrites.get(key);
-    if (write === undefined || event.resource.metadata.version < write.version) return false;
-    this.#forgetOwnWrite(key, inSlot);
-    return isOwnFinalizerEcho(event, write);
-  }
-
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
   #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
     const key = this.#reconcileKey(pointer);
-    if (write === undefined) {
-      this.#forgetOwnWrite(key, key === this.#ownKey);
-      return;
-    }
+    if (write === undefined) this.#ownWrites.forget(key);
     // Only a primary input's event is ever checked against the note.
-    if (!this.#isPrimary(pointer)) return;
-    if (this.#ownKey === undefined || this.#ownKey === key) {
-      this.#ownKey = key;
-      this.#ownWrite = write;
-      // A note of this key in the map is an older one, which this one replaces.
-      if (this.#ownFinalizerWrites.size > 0) this.#ownFinalizerWrites.delete(key);
-    } else {
-      this.#ownFinalizerWrites.set(key, write);
-    }
-  }
-
-  #forgetOwnWrite(key: string, inSlot: boolean): void {
-    if (inSlot) {
-      this.#ownKey = undefined;
-      this.#ownWrite = undefined;
-    } else if (this.#ownFinalizerWrites.size > 0) {
-      this.#ownFinalizerWrites.delete(key);
-    }
+    else if (this.#isPrimary(pointer)) this.#ownWrites.note(key, write);
   }
 
   /**
@@ -700,7 +616,7 @@ export class QControllerAdapter implements Adapter {
             await this.controller.reconcile(rt, this.#pointerOf(job), this.#log);
             this.metrics.processed++;
           }
-          this.#succeeded(key);
+          this.#failing.succeeded(key);
           if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
         } catch (error) {
           if (this.#stopped) {
@@ -776,7 +692,7 @@ export class QControllerAdapter implements Adapter {
       job instanceof MapJob ? 'mapInput' : job instanceof RouteJob ? 'mapEvent' : 'reconcile';
     if (isSkip(error)) {
       this.metrics.skips++;
-      this.#succeeded(key);
+      this.#failing.succeeded(key);
     } else if (isRequeue(error)) {
       // No interval (0, or less): the item's backoff, as controller-runtime's `Requeue: true`
       // is rate-limited; taken as it was, it came back at once, forever, and neither the
@@ -784,13 +700,13 @@ export class QControllerAdapter implements Adapter {
       const rateLimited = !(error.interval > 0);
       if (error.cause === undefined) {
         this.metrics.requeues++;
-        if (rateLimited) this.#failing.delete(key);
-        else this.#succeeded(key);
+        if (rateLimited) this.#failing.forgetFailure(key);
+        else this.#failing.succeeded(key);
       } else {
         this.metrics.crashes++;
         this.#recordFailure(key, job, pointer, toError(error.cause));
       }
-      this.#requeue(key, job, rateLimited ? this.#backoffFor(key).next() : error.interval);
+      this.#requeue(key, job, rateLimited ? this.#failing.backoffFor(key).next() : error.interval);
     } else if (isTerminal(error)) {
       this.metrics.crashes++;
       this.#recordFailure(key, job, pointer, error, true);
@@ -806,7 +722,7 @@ export class QControllerAdapter implements Adapter {
         resource: formatPointer(pointer),
         ...errorLogFields(err, this.host.locateError),
       });
-      if (!gaveUp) this.#requeue(key, job, this.#backoffFor(key).next());
+      if (!gaveUp) this.#requeue(key, job, this.#failing.backoffFor(key).next());
     }
   }
 
@@ -819,8 +735,10 @@ export class QControllerAdapter implements Adapter {
     this.metrics.mappedIn++;
     // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
     const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-    const pointers = this.#primaryPointers(
+    const pointers = primaryPointers(
       await this.controller.mapInput?.(rt, metadata, this.#log),
+      this.controller,
+      (pointer) => this.#isPrimary(pointer),
     );
     if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
@@ -830,53 +748,10 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  /**
-   * What `mapInput` returned, checked before anything of it is queued: an array of pointers to
-   * items of the primary inputs. Anything else fails the mapping (COSI panics on a pointer that is
-   * not of a primary kind, and restarts the controller with backoff), where dropping it would lose
-   * the change without a trace; a value that is no array of pointers is named as such, not met
-   * later as an error inside the engine.
-   */
-  #primaryPointers(returned: unknown): readonly Pointer[] {
-    const wrong = (what: string): TypeError =>
-      new TypeError(
-        `mapInput of controller ${JSON.stringify(this.name)} returned ${what}: expected an array of pointers`,
-      );
-    if (!Array.isArray(returned)) throw wrong(describeReturned(returned));
-    const pointers = returned as readonly unknown[];
-    for (const [index, pointer] of pointers.entries()) {
-      if (!isPointerLike(pointer)) throw wrong(`${describeReturned(pointer)} at index ${index}`);
-      if (!this.#isPrimary(pointer)) {
-        const primaries = this.controller.settings.inputs
-          .filter((i) => i.kind === 'primary')
-          .map((i) => i.type)
-          .join(', ');
-        throw new Error(
-          `mapInput of controller ${JSON.stringify(this.name)} returned ${formatPointer(pointer)}, which is not a primary input (${primaries})`,
-        );
-      }
-    }
-    return pointers as readonly Pointer[];
-  }
-
-  #backoffFor(key: string): ExponentialBackoff {
-    let backoff = this.#backoffs.get(key);
-    if (!backoff) this.#backoffs.set(key, (backoff = new ExponentialBackoff(this.#backoffOptions)));
-    return backoff;
-  }
-
   /** Returns true when the item is given up (attempt bound reached). */
   #recordFailure(key: string, job: Job, pointer: Pointer, error: Error, terminal = false): boolean {
     this.#lastError = error;
-    const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
-    const gaveUp = terminal || attempts >= this.host.maxAttempts();
-    this.#failing.set(key, { job, pointer, attempts, lastError: error, gaveUp, terminal });
-    return gaveUp;
-  }
-
-  #succeeded(key: string): void {
-    if (this.#backoffs.size > 0) this.#backoffs.delete(key);
-    if (this.#failing.size > 0) this.#failing.delete(key);
+    return this.#failing.record(key, job, pointer, error, terminal);
   }
 
   #startHook(): void {
