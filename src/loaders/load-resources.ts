@@ -5,11 +5,8 @@
  */
 
 import type { ResourceDefinition } from '../engine/resource/definition.js';
-import {
-  TypeResolutionError,
-  type DefinitionRegistry,
-} from '../engine/resource/definition-registry.js';
-import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { OwnerReference } from '../engine/resource/metadata.js';
 import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
@@ -20,10 +17,11 @@ import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { readManifestOwnerReferences } from './kubernetes/manifest-owner-references.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
-import type { KubernetesHeader } from './manifest-header.js';
 import type { AppliedBy } from './applied-by.js';
 import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
 import { schemaHasRules } from './schema-node.js';
+import { isRevision, reportDuplicate, resourceName } from './duplicate-resource.js';
+import { isIgnorableUnknownKind, resolveType, typeAt } from './resolve-document-type.js';
 import { CostBudget } from './cel/cost-budget.js';
 import type { CelRules } from './cel/cel-rule-engine.js';
 import {
@@ -42,9 +40,7 @@ import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { ClusterScope } from './kubernetes/kyverno-match.js';
 import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PendingDocument } from './pending-document.js';
-import { didYouMeanType } from './did-you-mean.js';
 import { KindFilter } from './kind-filter.js';
-import { shorten } from './shorten.js';
 import { identityKey } from './resource-identity.js';
 import { fillSchemaDefaults, schemaHasDefaults } from './schema-defaults.js';
 import {
@@ -282,7 +278,7 @@ export function loadResources(
       continue;
     }
     if (earlier !== undefined && !revision) {
-      reportDuplicate(resourceName(pointer, definition), earlier, definition, report);
+      reportDuplicate(resourceName(pointer, definition), earlier, definition, report, idPointer);
     }
     const owners =
       header.kubernetes === undefined
@@ -392,37 +388,6 @@ export interface LoadResourcesOptions {
 }
 
 /**
- * The unknown kinds `--ignore-unknown-kinds` skips, as kubeconform skips a kind it has no schema
- * for: one a CRD not given here would define, a tool's own file, a component's configuration
- * (`KubeletConfiguration`). A kind Kubernetes answers for (`apps/v1` `Deploymnet`, `v1`
- * `Configmap`, a removed API, a version the load's CRD does not serve) stays an error: no CRD
- * anywhere makes it valid.
- */
-const IGNORABLE_UNKNOWN_KINDS: ReadonlySet<string | undefined> = new Set([
-  'missing-crd',
-  'tool-kind',
-  'component-config',
-]);
-
-function isIgnorableUnknownKind(
-  kinds: KubernetesKinds,
-  header: KubernetesHeader,
-  report: DocumentReport,
-): boolean {
-  const findings: Finding[] = [];
-  const definition = kinds.resolve(header, report.withFindings(findings));
-  return (
-    definition === undefined &&
-    findings.every((finding) => IGNORABLE_UNKNOWN_KINDS.has(finding.rule))
-  );
-}
-
-/** Where a document names its type. */
-function typeAt(header: ManifestHeader): string {
-  return header.kubernetes === undefined ? '/metadata/type' : '/kind';
-}
-
-/**
  * A resource's previous revision: by its key, else by its identity (`PriorState.find`). A
  * previous document of the same identity whose type did not resolve there is reported: the
  * resource is then checked as a create, but not silently.
@@ -445,40 +410,6 @@ function priorOf(
     { related: found.unresolved },
   );
   return undefined;
-}
-
-/** The definition a document's type names, or `undefined` (reported) when there is none. */
-function resolveType(
-  type: string | undefined,
-  registry: DefinitionRegistry,
-  report: DocumentReport,
-  invalid: ResolvedDefinitions['invalid'],
-): ResourceDefinition | undefined {
-  if (type === undefined) return undefined;
-  try {
-    return registry.resolve(type);
-  } catch (error) {
-    if (!(error instanceof TypeResolutionError)) throw error;
-    if (error.code === 'ambiguous-type') {
-      report.add(
-        'ambiguous-type',
-        '/metadata/type',
-        `the type ${JSON.stringify(shorten(type))} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
-      );
-      return undefined;
-    }
-    const definedAt = invalid.find(type);
-    const guess = definedAt === undefined ? didYouMeanType(type, registry.all()) : undefined;
-    report.add(
-      'unknown-type',
-      '/metadata/type',
-      definedAt === undefined
-        ? `the type ${JSON.stringify(shorten(type))} is not defined${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`
-        : `the type ${JSON.stringify(shorten(type))} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
-      definedAt === undefined ? {} : { related: definedAt },
-    );
-    return undefined;
-  }
 }
 
 /** The definition of observed statuses, registered in `registry` by the first that needs it. */
@@ -688,78 +619,6 @@ function previousDocument(
 ): Record<string, unknown> {
   const document = kubernetesDocumentOf(definition, header, spec);
   return metadata === undefined ? document : { ...document, metadata };
-}
-
-/**
- * A resource as a duplicate's message names it: `type(namespace/id)`, or `type(id)` for a
- * cluster-scoped Kubernetes kind (its namespace is only cosi's placeholder).
- */
-function resourceName(pointer: Pointer, definition: ResourceDefinition): string {
-  return definition.kubernetes?.namespaced === false
-    ? `${pointer.type}(${pointer.id})`
-    : formatPointer(pointer);
-}
-
-/**
- * Whether a document is a revision of an earlier one of the same object rather than a duplicate:
- * both are applied by one end-to-end test, whose later step updates what an earlier created.
- */
-function isRevision(earlier: AppliedBy | undefined, later: AppliedBy | undefined): boolean {
-  return earlier !== undefined && later !== undefined && earlier.test === later.test;
-}
-
-/**
- * Reports `report`'s document, of `definition`, as defining again the resource `first` defined,
- * maybe in another API version of its kind.
- */
-function reportDuplicate(
-  name: string,
-  first: SeenDocument,
-  definition: ResourceDefinition,
-  report: DocumentReport,
-): void {
-  const related = first.report.location(idPointer(first.report));
-  const written = first.definition.kubernetes?.apiVersion;
-  const otherVersion =
-    written !== undefined && written !== definition.kubernetes?.apiVersion
-      ? ` as ${written} (one object, whichever API version writes it)`
-      : '';
-  report.add(
-    'duplicate-resource',
-    idPointer(report),
-    `${name} is already defined at ${formatLocation(related)}${otherVersion}${separateApplications(related.file, report.document.file)}`,
-    { related },
-  );
-}
-
-/** The directory part of a path as shown (`.` for none): this module reads no files, nor `node:path`. */
-function directoryOf(file: string): string {
-  const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-  return cut <= 0 ? (cut === 0 ? file.slice(0, 1) : '.') : file.slice(0, cut);
-}
-
-/**
- * The hint of a duplicate in another directory: a repository of separate applications (an Argo
- * CD or Flux repository, one directory each) defines the same names in each, where one run of
- * cosi is one world.
- */
-/** Whether directory `inner` is `outer` or below it (`.` holds every relative path). */
-function isInside(inner: string, outer: string): boolean {
-  return outer === '.'
-    ? !inner.startsWith('..') && !inner.startsWith('/')
-    : inner.startsWith(`${outer}/`);
-}
-
-function separateApplications(first: string, second: string): string {
-  const a = directoryOf(first);
-  const b = directoryOf(second);
-  // (`<stdin>` and the like name no directory.)
-  if (a === b || /^<.*>$/.test(first) || /^<.*>$/.test(second)) return '';
-  // One directory inside the other: --each of the two would hold both files in one world again.
-  if (isInside(a, b) || isInside(b, a)) {
-    return ` (one run is one world: if ${first} and ${second} belong to separate applications, check each on its own: cosi check --each ${first} ${second})`;
-  }
-  return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own: cosi check --each ${a} ${b})`;
 }
 
 /** Where a document names its id: `metadata.name` in a Kubernetes-shaped one. */
