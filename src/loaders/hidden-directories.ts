@@ -14,14 +14,12 @@ import {
   hiddenDirectory,
   isChainsawTestFile,
   isObjectNotToolFile,
+  YAML_FILE,
   type UnrenderedSource,
 } from './unrendered-sources.js';
 
 /** Hidden directories never looked into: git's own, and no manifests'. */
 const NEVER_LOOKED_INTO: ReadonlySet<string> = new Set(['.git']);
-
-/** A YAML file's name. */
-const YAML_NAME = /\.ya?ml$/i;
 
 /** Whether a hidden directory of this name is looked into (see {@link hiddenManifestDirectories}). */
 export const isLookedInto = (name: string): boolean => !NEVER_LOOKED_INTO.has(name);
@@ -47,7 +45,7 @@ export async function hiddenManifestDirectories(
         continue;
       }
       names = entries
-        .filter((entry) => entry.isFile() && YAML_NAME.test(entry.name))
+        .filter((entry) => entry.isFile() && YAML_FILE.test(entry.name))
         .filter((entry) => !read.has(path.join(dir.absolute, entry.name)))
         .map((entry) => entry.name)
         .sort(compareStrings);
