@@ -162,6 +162,28 @@ describe('cosi explain', () => {
     );
   });
 
+  it('prints a Kubernetes object in -o yaml and -o json as get -o yaml does, and a cluster-scoped owner without a namespace', async () => {
+    const project = ['-f', 'fixtures/cluster-scoped-owners', '-n', 'team-a', '--stable', '-q'];
+    const args = ['explain', 'configmap', 'tenant-acme', ...project];
+    const yaml = await cli([...args, '-o', 'yaml']);
+    expect(yaml.code).toBe(0);
+    const json = await cli([...args, '-o', 'json']);
+    const get = await cli(['get', 'configmap', 'tenant-acme', ...project, '-o', 'yaml']);
+    expect(get.code).toBe(0);
+    const printed = parse(get.stdout) as Record<string, unknown>;
+    const explained = (parse(yaml.stdout) as { resource: Record<string, unknown> }).resource;
+    // apiVersion, kind, metadata.uid, the owner reference as kubectl prints it: get's object.
+    expect(explained).toEqual(printed);
+    expect((JSON.parse(json.stdout) as { resource: unknown }).resource).toEqual(printed);
+    expect(yaml.stdout).toContain('    creationTimestamp: "2025-01-01T00:00:00Z"\n');
+    expect(yaml.stdout).toContain('      - apiVersion: example.org/v1\n        kind: Tenant\n');
+    const tree = await cli(args);
+    expect(tree.code).toBe(0);
+    // The Tenant is cluster-scoped: in no namespace, not default/acme.
+    expect(tree.stdout).toContain('triggered by Tenants.example.org(acme)@1');
+    expect(tree.stdout).not.toContain('default/acme');
+  });
+
   it("prints a sensitive type's resource without its spec in every format, as get -o does", async () => {
     const args = ['explain', 'Secrets.example.org/db-password', '-f', 'fixtures/cli/sensitive'];
     for (const format of ['tree', 'json', 'yaml', 'dot']) {

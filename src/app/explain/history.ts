@@ -16,11 +16,17 @@ export interface VersionEntry {
         readonly seq: number;
         readonly at: number;
         readonly op: WriteOp;
-        /** What woke the reconcile (resource@version). */
-        readonly triggers: readonly VersionRef[];
+        /**
+         * What woke the reconcile (resource@version); `clusterScoped` when its kind is (kept in
+         * namespace `default`, it is in none).
+         */
+        readonly triggers: readonly ScopedVersionRef[];
       };
   readonly fields: readonly string[];
 }
+
+/** A version of a resource that says when its kind is cluster-scoped, as a lineage node does. */
+export type ScopedVersionRef = VersionRef & { readonly clusterScoped?: true };
 
 /** Who set one field last. */
 export interface FieldBlame {
@@ -80,7 +86,9 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
         seq: reconcile.seq,
         at: reconcile.startedAt,
         op: write.op,
-        triggers: reconcile.triggers,
+        triggers: reconcile.triggers.map((ref) =>
+          index.source.isClusterScoped?.(ref.type) === true ? { ...ref, clusterScoped: true } : ref,
+        ),
       },
       fields: write.fields.map((field) => index.documentField(pointer, field)),
     });

@@ -28,6 +28,8 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
+import type { ExplainDataOptions } from '../render/explain/explain-json.js';
+import { projectKubernetesKinds } from '../../app/project-kubernetes-kinds.js';
 import { convergeAndSelect } from './converge-and-select.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import {
@@ -70,6 +72,8 @@ export type ExplainResult =
       readonly run: ReportedRun<{
         readonly pointer: Pointer;
         readonly explanation: Explanation;
+        /** How its resource prints in JSON and YAML, as `cosi get` prints it. */
+        readonly document: ExplainDataOptions;
         /** When it is not there: the namespaces that have its id, or the nearest id. */
         readonly elsewhere?: ResourceElsewhere;
       }>;
@@ -136,7 +140,13 @@ export async function explain(
           EXIT.usage,
         );
       }
-      return { pointer, explanation, ...(elsewhere ? { elsewhere } : {}) };
+      const registry = outcome.project.registry;
+      const definition = registry.get(pointer.type);
+      const document: ExplainDataOptions = {
+        ...(definition ? { definition } : {}),
+        ownerKinds: projectKubernetesKinds(registry, undefined),
+      };
+      return { pointer, explanation, document, ...(elsewhere ? { elsewhere } : {}) };
     },
     { record: true },
   );
@@ -170,7 +180,7 @@ export async function renderExplain(
     return;
   }
   const format = parseFormat(explainOutput(flags.output), EXPLAIN_FORMATS);
-  renderReportedRun(io, result.run, flags, ({ pointer, explanation, elsewhere }) => {
+  renderReportedRun(io, result.run, flags, ({ pointer, explanation, document, elsewhere }) => {
     if (!explanation.resource && flags.whyNot !== true) {
       const hint = elsewhere ? elsewhereText(elsewhere) : '';
       io.stderr.write(
@@ -181,7 +191,9 @@ export async function renderExplain(
     if (explanation.resource && flags.whyNot === true) {
       io.stderr.write(`cosi: ${formatPointer(pointer)} exists: explaining it instead\n`);
     }
-    io.stdout.write(renderExplanation(explanation, format, { stable: flags.stable === true }));
+    io.stdout.write(
+      renderExplanation(explanation, format, { ...document, stable: flags.stable === true }),
+    );
   });
   const project = result.run.run.outcome?.project;
   if (flags.trace !== undefined && project?.record) {

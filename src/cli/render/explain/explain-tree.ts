@@ -132,7 +132,7 @@ export function historyLine(entry: VersionEntry): string {
   }
   const triggers =
     entry.by.triggers.length > 0
-      ? `  triggered by ${entry.by.triggers.map(formatVersionRef).join(', ')}`
+      ? `  triggered by ${entry.by.triggers.map((ref) => versionRefText(ref)).join(', ')}`
       : '';
   return `v${entry.version}  ${entry.by.op} by ${entry.by.controller} reconcile #${entry.by.seq}${fields}${triggers}`;
 }

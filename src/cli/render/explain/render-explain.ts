@@ -1,6 +1,6 @@
 import type { Explanation } from '../../../app/explain/explain-resource.js';
 import { renderExplainDot } from './explain-dot.js';
-import { renderExplainJson } from './explain-json.js';
+import { renderExplainJson, type ExplainDataOptions } from './explain-json.js';
 import { renderExplainTree } from './explain-tree.js';
 import { renderExplainYaml } from './explain-yaml.js';
 
@@ -12,7 +12,7 @@ export { EXPLAIN_FORMATS, type ExplainFormat } from './explain-formats.js';
 export function renderExplanation(
   explanation: Explanation,
   format: ExplainFormat,
-  options: { readonly stable?: boolean } = {},
+  options: ExplainDataOptions = {},
 ): string {
   switch (format) {
     case 'tree':
