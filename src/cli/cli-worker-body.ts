@@ -17,6 +17,7 @@ import { SharedParses } from './parse-sharing.js';
 import { loadJitiWithCodeCache, saveJitiCache } from './cached-jiti.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
+import { stderrJoinsStdout } from './shared-output.js';
 import { nameFormFile } from './name-form-file.js';
 import { keepNameFormsIn } from '../engine/resource/name-forms.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
@@ -134,6 +135,8 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
     cwd: process.cwd(),
     env: process.env,
     isTTY: data.isTTY,
+    // The process's descriptors, which the worker shares.
+    stderrJoinsStdout: stderrJoinsStdout(),
     monitor: {
       ...callbacks.monitor,
       settled: callbacks.settled,

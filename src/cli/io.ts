@@ -7,6 +7,7 @@ import type { WatchContinuation } from './watch/continued-round.js';
 import { EXIT } from './exit-codes.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
+import { stderrJoinsStdout } from './shared-output.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
 
 export type { InterruptOptions } from './watch/interrupt.js';
@@ -21,6 +22,11 @@ export interface CliIo {
   readonly readStdin?: () => Promise<Uint8Array | string>;
   /** Whether stdout is a terminal (color and progress only then). */
   readonly isTTY: boolean;
+  /**
+   * Whether stderr goes where stdout goes (`2>&1`, `> log 2>&1`): what a command says on stdout
+   * need not be said on stderr too (see `shared-output.ts`).
+   */
+  readonly stderrJoinsStdout?: boolean;
   /**
    * `check` run again after its project's code stopped the worker it ran in: the faults known
    * (see `KnownFault`); their worlds are checked without running their controllers.
@@ -154,6 +160,7 @@ export function processIo(): CliIo {
     readStdin: () => (stdin ??= readStandardInput()),
     env: process.env,
     isTTY: process.stdout.isTTY,
+    stderrJoinsStdout: stderrJoinsStdout(),
     onInterrupt: onProcessInterrupt,
     onTerminate: (handler) => {
       process.on('SIGTERM', handler);

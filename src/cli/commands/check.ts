@@ -260,9 +260,11 @@ export async function renderCheck(
 ): Promise<void> {
   const format = parseFormat(flags.output, CHECK_FORMATS);
   const colors = createColors(format === 'text' && useColor(io, flags.color));
-  // The text report on a terminal has just said it there: once is enough. A machine format, or a
-  // report piped away (to a file, to CI), keeps it on stderr too, so that the log holds it.
-  if (result.setup !== undefined && !(format === 'text' && io.isTTY)) {
+  // The text report on a terminal, or on the stderr's own file or pipe (2>&1), has just said it
+  // there: once is enough. A machine format, or a report piped away (to a file, to CI) from
+  // stderr, keeps it on stderr too, so that the log holds it.
+  const textSaysIt = format === 'text' && (io.isTTY || io.stderrJoinsStdout === true);
+  if (result.setup !== undefined && !textSaysIt) {
     io.stderr.write(`cosi: ${result.setup}\n`);
   }
   // What --update changed, as init names what it writes; stderr, since stdout is the report.
