@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { errorChain, type ErrorLocator } from '../engine/runtime/error-record.js';
+import { messageOfThrown } from '../engine/thrown-value.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
+import { localImportHint, mayBeUndefinedImport } from '../loaders/local-import-hints.js';
 import { errorFrameInProject } from '../loaders/stack-frames.js';
 import { displayPath } from './display-path.js';
 
@@ -10,6 +12,12 @@ import { displayPath } from './display-path.js';
  * reconcile threw; a transform's is the pass's aggregate, whose own stack is in cosi, so the
  * place is found in the errors it collected (and their causes: the function's own throw).
  * `undefined` without a config: there is no project code to point at.
+ *
+ * An error of an undefined value (`Cannot read properties of undefined`, `... is not a function`)
+ * thrown in a module that imports a name one of the project's modules does not export (`import {
+ * APP } from '../types'`, used only in a reconcile) gets a hint naming that import: Node would
+ * have refused the import, the config's loader gave the name as undefined (see
+ * `loaders/local-import-hints.ts`), as it says for a config that fails as it loads.
  */
 export function projectErrorLocator(
   config: LoadedConfig | undefined,
@@ -20,7 +28,12 @@ export function projectErrorLocator(
   return (error) => {
     for (const e of errorChain(error)) {
       const frame = errorFrameInProject(e, dir);
-      if (frame) return { file: displayPath(cwd, frame.file), line: frame.line, col: frame.col };
+      if (!frame) continue;
+      const location = { file: displayPath(cwd, frame.file), line: frame.line, col: frame.col };
+      const hint = mayBeUndefinedImport(messageOfThrown(e))
+        ? localImportHint([frame.file], path.resolve(cwd))
+        : '';
+      return hint === '' ? location : { ...location, hint };
     }
     return undefined;
   };

@@ -72,6 +72,46 @@ describe('a name imported from a module of the project that does not export it',
     expect(fixed.code).toBe(0);
   });
 
+  it("is named when a controller fails on it: a name used only in the controller's code", async () => {
+    // Only the reconcile reads APP: the config loads, and the controller fails as it runs.
+    await writeFile(
+      path.join(dir, 'controllers', 'total.ts'),
+      totalModule('APP, App as Apps')
+        .replace('listAll(rt, App)', 'listAll(rt, APP)')
+        .replace(
+          'namespace: App.namespace, type: App.type',
+          'namespace: Apps.namespace, type: Apps.type',
+        ),
+    );
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      "import { App, Total } from './types';\nimport { totalController } from './controllers/total';\nexport default { definitions: [App, Total], controllers: [totalController] };\n",
+    );
+    const hint =
+      "(controllers/total.ts:2:10 imports APP from '../types', which exports no APP: did you mean App?)";
+    const r = await check();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /controllers\/total\.ts:9:\d+: error\[controller-failed\]: TotalController kept failing: Cannot read properties of undefined \(reading '\w+'\) \(controllers\/total\.ts:2:10 imports APP/,
+    );
+    expect(r.stdout).toContain(hint);
+    const apply = await cli(['apply', '-f', 'apps.yaml'], { cwd: dir });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(`last error: Cannot read properties of undefined`);
+    expect(apply.stderr).toContain(hint);
+    // A controller failing on an undefined value of its own says nothing of imports.
+    await writeFile(
+      path.join(dir, 'controllers', 'total.ts'),
+      totalModule('App').replace('listAll(rt, App)', 'listAll(rt, undefined as never)'),
+    );
+    const own = await check();
+    expect(own.code).toBe(1);
+    expect(own.stdout).toContain(
+      'TotalController kept failing: Cannot read properties of undefined',
+    );
+    expect(own.stdout).not.toContain('imports');
+  });
+
   it('is named in the config: a controller imported under a name its module does not export', async () => {
     await writeFile(path.join(dir, 'controllers', 'total.ts'), totalModule('App'));
     await writeFile(

@@ -13,7 +13,15 @@ export interface CodeLocation {
  * Finds where in the project's own code an error was thrown; the engine knows no files, so the
  * host that runs a project installs one (`RuntimeOptions.locateError`).
  */
-export type ErrorLocator = (error: Error) => CodeLocation | undefined;
+export type ErrorLocator = (error: Error) => LocatedError | undefined;
+
+/**
+ * Where an error was thrown and, when the code there says more of why, a `hint` to add to its
+ * message (an import of a name its module does not export, which left the value undefined).
+ */
+export interface LocatedError extends CodeLocation {
+  readonly hint?: string;
+}
 
 /**
  * A controller's error as the convergence report keeps it: data a report, a finding or a view
@@ -68,19 +76,30 @@ export function toErrorRecord(error: Error, locate?: ErrorLocator): ErrorRecord 
   const code = coded ? (codeOf(coded) as string) : UNCODED_ERROR;
   const reason = readSafely(coded, 'reason');
   const pointer = readSafely(coded, 'pointer');
-  let location: CodeLocation | undefined;
-  try {
-    location = locate?.(error);
-  } catch {
-    location = undefined;
-  }
+  const located = locateSafely(error, locate);
   return {
     code,
     ...(typeof reason === 'string' ? { reason } : {}),
     ...(isPointer(pointer) ? { pointer: toPointer(pointer) } : {}),
-    ...(location ? { location } : {}),
-    message: messageOfThrown(error),
+    ...(located ? { location: located.location } : {}),
+    message: messageOfThrown(error) + (located?.hint ?? ''),
   };
+}
+
+/** The locator's answer, its place apart from its hint; `undefined` when it has none or throws. */
+function locateSafely(
+  error: Error,
+  locate: ErrorLocator | undefined,
+): { location: CodeLocation; hint?: string } | undefined {
+  let located: LocatedError | undefined;
+  try {
+    located = locate?.(error);
+  } catch {
+    return undefined;
+  }
+  if (located === undefined) return undefined;
+  const { file, line, col, hint } = located;
+  return { location: { file, line, col }, ...(hint === undefined ? {} : { hint }) };
 }
 
 /** A write refused because the resource has another owner (`ConflictError` of reason `owner`). */
@@ -124,11 +143,11 @@ export function errorLogFields(
   error: Error,
   locate?: ErrorLocator,
 ): { error: string; code: string; at?: string } {
-  const record = toErrorRecord(error, locate);
-  const { location } = record;
+  const located = locateSafely(error, locate);
+  const location = located?.location;
   return {
-    error: error.message,
-    code: record.code,
+    error: error.message + (located?.hint ?? ''),
+    code: toErrorRecord(error).code,
     ...(location ? { at: `${location.file}:${location.line}:${location.col}` } : {}),
   };
 }
