@@ -5,7 +5,18 @@ import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
-import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
+import {
+  compareChanges,
+  diffAgainstState,
+  type AppliedContent,
+  type ResourceChange,
+} from './state-diff.js';
+import { projectKubernetesKinds } from './project-kubernetes-kinds.js';
+import type { OwnerReference } from '../engine/resource/metadata.js';
+import {
+  printedOwnerReferences,
+  type KubernetesKindOf,
+} from '../loaders/kubernetes/printed-owner-references.js';
 import { definitionResource } from './definition-resource.js';
 import { controllerSpecFields } from './controller-spec-fields.js';
 import {
@@ -93,6 +104,7 @@ export async function diffProject(
       },
     ),
   ].sort(compareChanges);
+  const ownerKinds = projectKubernetesKinds(read.registry, undefined);
   return {
     changes: changes.map((change): ResourceChange => {
       const definition = read.registry.get(change.type);
@@ -103,11 +115,27 @@ export async function diffProject(
       const kubernetes = definition?.kubernetes;
       if (kubernetes === undefined) return masked;
       const { apiVersion, kind, namespaced } = kubernetes;
-      return { ...masked, kubernetes: { apiVersion, kind, namespaced } };
+      return {
+        ...withPrintedOwners(masked, ownerKinds),
+        kubernetes: { apiVersion, kind, namespaced },
+      };
     }),
     findings: read.findings,
     emptyState: resources.length === 0 && definitions.length === 0,
   };
+}
+
+/** A Kubernetes object's owner references as kubectl prints them (as `cosi get -o yaml` does). */
+function withPrintedOwners(change: ResourceChange, kindOf: KubernetesKindOf): ResourceChange {
+  const printed = (content: AppliedContent | undefined): AppliedContent | undefined => {
+    const references = content?.metadata.ownerReferences as OwnerReference[] | undefined;
+    if (content === undefined || references === undefined) return content;
+    const ownerReferences = printedOwnerReferences(references, content.metadata.namespace, kindOf);
+    return { ...content, metadata: { ...content.metadata, ownerReferences } };
+  };
+  const live = printed(change.live);
+  const desired = printed(change.desired);
+  return { ...change, ...(live ? { live } : {}), ...(desired ? { desired } : {}) };
 }
 
 /**

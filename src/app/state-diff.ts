@@ -1,6 +1,7 @@
 import { compareStrings } from '../engine/compare-strings.js';
 import { pointerKey } from '../engine/resource/pointer.js';
 import { deepEqual } from '../engine/resource/plain-data.js';
+import type { OwnerReference } from '../engine/resource/metadata.js';
 import type { AnyResource, Resource } from '../engine/resource/resource.js';
 import { applyOver } from '../engine/state/apply-over.js';
 import type { LastApplied } from '../engine/state/resource-applier.js';
@@ -16,6 +17,11 @@ export interface AppliedContent {
     readonly id: string;
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
+    /**
+     * Its owner references (when any): cosi's `{ type, id, ... }`, or, for an object whose owners
+     * are Kubernetes kinds, as kubectl prints them (see `diff-project.ts`).
+     */
+    readonly ownerReferences?: readonly object[];
   };
   readonly spec: unknown;
 }
@@ -96,7 +102,12 @@ export function diffAgainstState(
       ...(last === undefined ? {} : { lastApplied: { ...last, spec: undefined } }),
     });
     const next = {
-      metadata: { ...resource.metadata, labels: written.labels, annotations: written.annotations },
+      metadata: {
+        ...resource.metadata,
+        labels: written.labels,
+        annotations: written.annotations,
+        ownerReferences: appliedOwnerReferences(current, resource),
+      },
       spec: written.spec,
     } as AnyResource;
     if (!sameContent(current, next)) {
@@ -138,8 +149,23 @@ function sameContent(a: AnyResource, b: AnyResource): boolean {
   return (
     deepEqual(a.spec, b.spec) &&
     deepEqual(a.metadata.labels, b.metadata.labels) &&
-    deepEqual(a.metadata.annotations, b.metadata.annotations)
+    deepEqual(a.metadata.annotations, b.metadata.annotations) &&
+    deepEqual(a.metadata.ownerReferences, b.metadata.ownerReferences)
   );
+}
+
+/**
+ * The owner references `cosi run` leaves on `live` applying `manifest` (`ResourceApplier`): the
+ * manifest's own replace the live ones that name the same owner, others (a controller's) stay. A
+ * reference a manifest dropped stays too: the applied set does not record them.
+ */
+function appliedOwnerReferences(live: AnyResource, manifest: AnyResource): OwnerReference[] {
+  const owners = manifest.metadata.ownerReferences;
+  const kept = live.metadata.ownerReferences.map((r) => ({ ...r }));
+  if (owners.length === 0) return kept;
+  const named = (r: OwnerReference): string => `${r.type}/${r.id}`;
+  const written = new Set(owners.map(named));
+  return [...kept.filter((r) => !written.has(named(r))), ...owners.map((r) => ({ ...r }))];
 }
 
 function fieldsOf(resource: AnyResource): {
@@ -153,7 +179,7 @@ function fieldsOf(resource: AnyResource): {
 
 /** The resource as a manifest would write it: its pointer, labels and annotations (when any), spec. */
 function appliedContent(resource: AnyResource): AppliedContent {
-  const { namespace, type, id, labels, annotations } = resource.metadata;
+  const { namespace, type, id, labels, annotations, ownerReferences } = resource.metadata;
   return {
     metadata: {
       namespace,
@@ -161,6 +187,7 @@ function appliedContent(resource: AnyResource): AppliedContent {
       id,
       ...(Object.keys(labels).length > 0 ? { labels } : {}),
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
     },
     spec: resource.spec,
   };

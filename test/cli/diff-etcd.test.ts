@@ -77,6 +77,56 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     }
   }
 
+  it("shows a manifest's edited owner reference, which run applies, and not one it dropped, which run keeps", async () => {
+    const project = path.join(dir, 'owned');
+    await mkdir(project);
+    const manifest = path.join(project, 'configmaps.yaml');
+    const child = (reference: string): string =>
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: parent, namespace: default }',
+        'data: { a: "1" }',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: child',
+        '  namespace: default',
+        reference,
+        'data: { b: "2" }',
+        '',
+      ].join('\n');
+    const owned = (extra: string): string =>
+      `  ownerReferences:\n    - { apiVersion: v1, kind: ConfigMap, name: parent, uid: 00000000-0000-0000-0000-000000000001${extra} }`;
+    const applyAll = async (): Promise<void> => {
+      run = spawnCosi(['run', '-f', project, '--state', stateUrl()]);
+      await run.waitForLine(/applied 2 resources/);
+      run.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      run = undefined;
+    };
+    const diff = () => cli(['diff', '-f', project, '--state', stateUrl()]);
+    await writeFile(manifest, child(owned('')));
+    await applyAll();
+    expect((await diff()).code).toBe(0);
+
+    // Made the controller reference: run writes it, and diff shows it, as kubectl prints it.
+    await writeFile(manifest, child(owned(', controller: true')));
+    const edited = await diff();
+    expect(edited.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain('       kind: ConfigMap\n       name: parent\n');
+    expect(edited.stdout).toMatch(/\n {7}uid: [0-9a-f-]{36}\n\+ {6}controller: true\n/);
+    await applyAll();
+    expect(await diff()).toMatchObject({ code: 0, stdout: '' });
+
+    // Dropped from the manifest: a new run keeps it (the applied set does not record owner
+    // references), and diff says so, as docs/etcd.md does.
+    await writeFile(manifest, child(''));
+    expect(await diff()).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('shows created, changed and removed resources, exit 1, and writes nothing', async () => {
     await applyWithRun();
     // Unchanged manifests: no change at all, though controllers' outputs are in the state.

@@ -41,17 +41,19 @@ function toYaml(
 
 /**
  * A Kubernetes kind's resource as the object `kubectl diff` shows: `apiVersion`, `kind`,
- * `metadata` (name, namespace unless cluster-scoped, labels, annotations) and its fields.
+ * `metadata` (name, namespace unless cluster-scoped, labels, annotations, owner references) and
+ * its fields.
  */
 function kubernetesObject(
   content: AppliedContent,
   { apiVersion, kind, namespaced }: KubernetesIdentity,
 ): Record<string, unknown> {
-  const { id, namespace, labels, annotations } = content.metadata;
+  const { id, namespace, labels, annotations, ownerReferences } = content.metadata;
   const metadata: Record<string, unknown> = { name: id };
   if (namespaced) metadata.namespace = namespace;
   if (labels !== undefined) metadata.labels = labels;
   if (annotations !== undefined) metadata.annotations = annotations;
+  if (ownerReferences !== undefined) metadata.ownerReferences = ownerReferences;
   const fields =
     typeof content.spec === 'object' && content.spec !== null && !Array.isArray(content.spec)
       ? (content.spec as Record<string, unknown>)
