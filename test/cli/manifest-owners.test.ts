@@ -57,8 +57,8 @@ describe('owner references written in manifests', () => {
       const r = await cli(['apply', '-f', FIXTURE, '-o', format, '--stable']);
       expect(r.code).toBe(0);
       // The garbage collector holds the Deployment by a finalizer of cosi's domain, which the
-      // API server (and so cosi check) takes; its bare name it refuses.
-      expect(r.stdout).toContain('cosi.dev/GarbageCollector');
+      // API server (and so cosi check) takes; a bare name it refuses.
+      expect(r.stdout).toContain('cosi.dev/garbage-collector');
       scratch = await mkdtemp(path.join(tmpdir(), 'cosi-manifest-owners-'));
       await copyFile(
         path.join(REPO, FIXTURE, 'cosi.config.ts'),
