@@ -15,8 +15,8 @@ import {
   findById,
   setControllerReference,
   SimulatedClock,
-  type Runtime,
 } from '../../src/index.js';
+import { convergeUntilIdle } from '../support/converge-until-idle.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 
 const App = defineResource<{ greeting: string }>({
@@ -27,18 +27,6 @@ const Config = defineResource<{ greeting: string }>({
   type: 'Configs.every.cosi.dev',
   defaultSpec: () => ({ greeting: '' }),
 });
-
-/** Converges until a pass finds nothing to do, the etcd state settled between passes. */
-async function converge(runtime: Runtime, settled: () => Promise<void>): Promise<void> {
-  for (let run = 0; ; run++) {
-    expect(run).toBeLessThan(20);
-    const report = await runtime.converge();
-    expect(report.converged).toBe(true);
-    expect(report.errors).toBe(0);
-    if (run > 0 && report.reconciles === 0) return;
-    await settled();
-  }
-}
 
 describe.skipIf(!etcdAvailable)('the builder and the garbage collector on etcd', () => {
   vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -103,19 +91,19 @@ describe.skipIf(!etcdAvailable)('the builder and the garbage collector on etcd',
           });
         });
       await runtime.register(createGarbageCollector({ owners: [App], dependents: [Config] }));
-      await converge(runtime, () => state.settled());
+      await convergeUntilIdle(runtime, () => state.settled());
       expect(await configs()).toEqual(['team-a/web hello a']);
 
       // A namespace the runtime has never seen a resource in.
       await state.create(App.create('web', { greeting: 'hello b' }, { namespace: 'team-b' }));
       await state.settled();
-      await converge(runtime, () => state.settled());
+      await convergeUntilIdle(runtime, () => state.settled());
       expect(await configs()).toEqual(['team-a/web hello a', 'team-b/web hello b']);
 
       await state.teardown(App.pointer('web', 'team-a'));
       await state.destroy(App.pointer('web', 'team-a'));
       await state.settled();
-      await converge(runtime, () => state.settled());
+      await convergeUntilIdle(runtime, () => state.settled());
       expect(await configs()).toEqual(['team-b/web hello b']);
     } finally {
       await runtime.stop();

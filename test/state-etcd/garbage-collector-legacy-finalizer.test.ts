@@ -5,24 +5,12 @@ import {
   createRuntime,
   defineResource,
   SimulatedClock,
-  type Runtime,
 } from '../../src/index.js';
+import { convergeUntilIdle } from '../support/converge-until-idle.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 
 const Shop = defineResource({ type: 'Shops.legacy.cosi.dev' });
 const Till = defineResource({ type: 'Tills.legacy.cosi.dev' });
-
-/** Converges until a pass finds nothing to do, the etcd state settled between passes. */
-async function converge(runtime: Runtime, settled: () => Promise<void>): Promise<void> {
-  for (let run = 0; ; run++) {
-    expect(run).toBeLessThan(20);
-    const report = await runtime.converge();
-    expect(report.converged).toBe(true);
-    expect(report.errors).toBe(0);
-    if (run > 0 && report.reconciles === 0) return;
-    await settled();
-  }
-}
 
 /**
  * State an older cosi wrote on etcd: owners held by its unqualified finalizer `GarbageCollector`.
@@ -59,7 +47,7 @@ describe.skipIf(!etcdAvailable)('garbage collector on etcd state an older cosi w
       expect(await state.teardown(Shop.pointer('leaving'))).toBe(false);
 
       await runtime.register(createGarbageCollector({ owners: [Shop], dependents: [Till] }));
-      await converge(runtime, () => state.settled());
+      await convergeUntilIdle(runtime, () => state.settled());
 
       // The owner tearing down: its till collected, the old finalizer released, so it can go.
       expect((await state.list(Till.kind())).map((t) => t.metadata.id)).toEqual(['running-till']);
@@ -70,7 +58,7 @@ describe.skipIf(!etcdAvailable)('garbage collector on etcd state an older cosi w
         'cosi.dev/garbage-collector',
       ]);
       await state.teardown(Shop.pointer('running'));
-      await converge(runtime, () => state.settled());
+      await convergeUntilIdle(runtime, () => state.settled());
       expect(await state.list(Till.kind())).toEqual([]);
       expect((await state.get(Shop.pointer('running'))).metadata.finalizers).toEqual([]);
     } finally {

@@ -23,6 +23,7 @@ import {
   type Runtime,
   type State,
 } from '../../src/index.js';
+import { convergeUntilIdle } from '../support/converge-until-idle.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -71,18 +72,6 @@ async function register(runtime: Runtime): Promise<void> {
     }),
     createDestroyController(Owner.kind()),
   );
-}
-
-/** Converges until a run, after every event came back, finds nothing to do (bounded). */
-async function converge(runtime: Runtime, settled: () => Promise<void>): Promise<void> {
-  for (let run = 0; ; run++) {
-    expect(run).toBeLessThan(20);
-    const report = await runtime.converge();
-    expect(report.converged).toBe(true);
-    expect(report.errors).toBe(0);
-    if (run > 0 && report.reconciles === 0) return;
-    await settled();
-  }
 }
 
 /** Every write of every key, `type/id` -> `put put delete`, from the state's own events. */
@@ -149,9 +138,9 @@ describe.skipIf(!etcdAvailable)('teardown controllers pipelined on etcd', () => 
     const expected = await recordWrites(memory);
     await populate(memory);
     await register(inMemory);
-    await converge(inMemory, () => Promise.resolve());
+    await convergeUntilIdle(inMemory, () => Promise.resolve());
     for (let o = 0; o < OWNERS; o++) await memory.teardown(Owner.pointer(`owner-${o}`));
-    await converge(inMemory, () => Promise.resolve());
+    await convergeUntilIdle(inMemory, () => Promise.resolve());
     await inMemory.stop();
     for (const kind of KINDS) expect(await memory.list(kind.kind())).toEqual([]);
 
@@ -161,14 +150,14 @@ describe.skipIf(!etcdAvailable)('teardown controllers pipelined on etcd', () => 
     try {
       await populate(etcd);
       await register(runtime);
-      await converge(runtime, () => etcd.settled());
+      await convergeUntilIdle(runtime, () => etcd.settled());
       const guarded = await etcd.get(Owner.pointer('owner-0'));
       expect([...guarded.metadata.finalizers].sort()).toEqual([
         'LeftoverCleanup',
         'cosi.dev/garbage-collector',
       ]);
       for (let o = 0; o < OWNERS; o++) await etcd.teardown(Owner.pointer(`owner-${o}`));
-      await converge(runtime, () => etcd.settled());
+      await convergeUntilIdle(runtime, () => etcd.settled());
       for (const kind of KINDS) expect(await etcd.list(kind.kind())).toEqual([]);
     } finally {
       await runtime.stop();
