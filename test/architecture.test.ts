@@ -135,6 +135,26 @@ function floors(graph: Map<string, string[]>, folder: string): { floors: number;
   return top;
 }
 
+/**
+ * The top-level functions of a source file longer than `limit` lines, as `name (N lines)`: a
+ * declaration at the start of a line, up to the first line that is a lone `}`.
+ */
+function longFunctions(file: string, limit: number): string[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const found: string[] = [];
+  let start: { name: string; line: number } | undefined;
+  lines.forEach((line, i) => {
+    const declared = /^(?:export )?(?:async )?function\*? ?(\w+)/.exec(line);
+    if (declared !== null) start = { name: declared[1] as string, line: i };
+    else if (line === '}' && start !== undefined) {
+      const length = i - start.line + 1;
+      if (length > limit) found.push(`${start.name} (${length} lines)`);
+      start = undefined;
+    }
+  });
+  return found;
+}
+
 describe('floors', () => {
   it('counts a chain of imports, and a run inside one subfolder as one floor', () => {
     const graph = new Map([
@@ -187,6 +207,14 @@ describe('the layout of src/', () => {
   it('keeps src/loaders/ at most 8 floors deep', () => {
     const { floors: count, chain } = floors(graph, 'loaders/');
     expect(count, `the longest chain: ${chain.join(' -> ')}`).toBeLessThanOrEqual(8);
+  });
+
+  it("compiles kro's RGDs in steps of one concept each, no function of them over 120 lines", () => {
+    const kro = join(src, 'loaders', 'kro');
+    const long = readdirSync(kro)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => longFunctions(join(kro, file), 120).map((f) => `${file}: ${f}`));
+    expect(long).toEqual([]);
   });
 
   it('keeps cosi/testing above app and below cli', () => {

@@ -14,11 +14,9 @@ import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import {
   compileResourceGraph,
   isRgdDocument,
-  KRO_GROUP,
-  readRgd,
   resourceGraphOf,
-  type ReadRgd,
 } from './resource-graph-definition.js';
+import { KRO_GROUP, readRgd, type ReadRgd } from './rgd-instance-type.js';
 import { isPlainObject } from '../manifest-document.js';
 import { compileOrder } from './rgd-order.js';
 
