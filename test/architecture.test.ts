@@ -217,6 +217,19 @@ describe('the layout of src/', () => {
     expect(long).toEqual([]);
   });
 
+  it('gives the resources pass its spec checker, which would stack floors under it', () => {
+    expect(
+      crossings(graph, 'loaders/load-resources.ts', [
+        'loaders/spec-checker.ts',
+        'loaders/definition-schema.ts',
+        'loaders/schema-defaults.ts',
+        'loaders/kubernetes/check-kubernetes-document.ts',
+        'loaders/cel/cel-rule-engine.ts',
+        'loaders/cel/cost-budget.ts',
+      ]),
+    ).toEqual([]);
+  });
+
   it('keeps cosi/testing above app and below cli', () => {
     expect(crossings(graph, 'testing/', ['cli/'])).toEqual([]);
     for (const lower of ['engine/', 'loaders/', 'app/', 'state-etcd/', 'controllers/']) {

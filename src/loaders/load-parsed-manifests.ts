@@ -6,6 +6,7 @@ import { compileTransforms } from './transforms/transform-document.js';
 import { byPosition, type ResourceDocument } from './resource-document.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import { loadResources } from './load-resources.js';
+import { specCheckerFor } from './spec-checker.js';
 import type { ParsedManifest } from './parse/parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
 import type { CelRuleEngine } from './cel/cel-rules.js';
@@ -30,7 +31,8 @@ export function loadParsedManifests(
   );
   const collected = collectDefinitions(files, given, compiler, findings);
   const documents: ResourceDocument[] = [...collected.documents];
-  const resources = loadResources(collected, given, compiler, findings, options, documents);
+  const schemas = specCheckerFor(given, collected.kinds, compiler, findings, options);
+  const resources = loadResources(collected, schemas, findings, options, documents);
   // Definitions were read first: put every document back in file order, as a cached load has it.
   const fileOrder = new Map(files.map((f, i) => [f.file, i]));
   documents.sort(

@@ -8,41 +8,28 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { OwnerReference } from '../engine/resource/metadata.js';
-import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
-import { createFinding, formatLocation, type Finding, type SourceLocation } from './finding.js';
+import { formatLocation, type Finding, type SourceLocation } from './finding.js';
 import type { ManifestResource } from './manifest-resource.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { readManifestOwnerReferences } from './kubernetes/manifest-owner-references.js';
-import { isPlainObject, type ManifestHeader } from './manifest-document.js';
+import type { ManifestHeader } from './manifest-document.js';
 import type { AppliedBy } from './applied-by.js';
-import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
-import { schemaHasRules } from './schema-node.js';
 import { isRevision, reportDuplicate, resourceName } from './duplicate-resource.js';
 import { isIgnorableUnknownKind, resolveType, typeAt } from './resolve-document-type.js';
-import { CostBudget } from './cel/cost-budget.js';
-import type { CelRules } from './cel/cel-rule-engine.js';
 import {
   priorIdentity,
   type PriorRecorder,
   type PriorSpec,
   type PriorState,
 } from './cel/prior-state.js';
-import {
-  checkKubernetesDocument,
-  kubernetesDocumentOf,
-} from './kubernetes/check-kubernetes-document.js';
-import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
-import type { ClusterScope } from './kubernetes/kyverno-match.js';
-import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PendingDocument } from './pending-document.js';
 import { KindFilter } from './kind-filter.js';
 import { identityKey } from './resource-identity.js';
-import { fillSchemaDefaults, schemaHasDefaults } from './schema-defaults.js';
 import {
   checkObservedSpec,
   isObservedDocument,
@@ -66,28 +53,16 @@ export interface ResolvedDefinitions {
   readonly pending: readonly PendingDocument[];
 }
 
-/** What the resources pass takes of the given definitions (`GivenDefinitions` has it). */
-export interface GivenForResources {
-  /** The given definitions' file (`cosi.config.ts`), where their schema problems are reported. */
-  readonly source: string;
-  /** The CEL rules of the load's Kubernetes release, asked only for a schema that has rules. */
-  readonly celRules: () => CelRules;
-  /** The load's Kubernetes release, whose API server's words problems are in; default the newest. */
-  readonly builtins?: { readonly release: KubernetesRelease };
-}
-
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
- * ambiguous type, a spec that breaks its type's schema, and a resource defined twice (at the
- * second one); a given definition's invalid schema is reported once, at `given.source`.
- * A spec that passes its schema is then checked against the schema's CEL rules (unless
- * `rules.skipRules`), as an update of its spec in `rules.previous` when it has one there, else
- * as a create. Findings go to `findings`.
+ * ambiguous type, a spec that breaks its type's schema (as `schemas` checks it: the load makes
+ * it with `specCheckerFor`, whose findings go to the same `findings`), and a resource defined
+ * twice (at the second one). A spec is checked as an update of its spec in `rules.previous`
+ * when it has one there, else as a create. Findings go to `findings`.
  */
 export function loadResources(
   collected: ResolvedDefinitions,
-  given: GivenForResources,
-  compiler: SchemaCompiler,
+  schemas: SpecChecks,
   findings: Finding[],
   rules: LoadResourcesOptions = {},
   documents: ResourceDocument[] = [],
@@ -102,18 +77,6 @@ export function loadResources(
   const resources: ManifestResource[] = [];
   const seen = new Map<string, SeenDocument>();
   const { previous, recordPrior } = rules;
-  const checkRules = rules.skipRules !== true && recordPrior === undefined;
-  const release = given.builtins?.release;
-  const wording = release === undefined ? {} : { kubernetesMinor: releaseMinor(release) };
-  const schemas = new SpecChecker(
-    compiler,
-    given.source,
-    findings,
-    checkRules,
-    given.celRules,
-    wording,
-    (kind) => collected.kinds.isClusterScoped(kind),
-  );
   const kinds = new KindFilter(rules, collected.registry, collected.kinds.builtins);
   for (const pendingDocument of collected.pending) {
     const { report, header: written, headerFindings = [] } = pendingDocument;
@@ -369,6 +332,28 @@ function priorSpecOf(header: ManifestHeader, spec: unknown): PriorSpec {
   return kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata };
 }
 
+/**
+ * What the resources pass needs of the check of a spec against its type (`spec-checker.ts` makes
+ * the one of a load, of its definitions and release): the spec to keep, and what the type's
+ * defaults filled in (pointers into `{ metadata, spec }`).
+ */
+export interface SpecChecks {
+  /** Checks a document's spec (all of a Kubernetes-shaped one); the rules unless `withRules` is false. */
+  check(
+    definition: ResourceDefinition,
+    header: ManifestHeader,
+    report: DocumentReport,
+    previous: PriorSpec | undefined,
+    withRules?: boolean,
+  ): { readonly spec: unknown; readonly defaulted?: readonly string[] };
+  /** Checks an observed object's status; returns it with its kind's defaults. */
+  checkStatus(
+    definition: ResourceDefinition,
+    header: ManifestHeader,
+    report: DocumentReport,
+  ): Record<string, unknown> | undefined;
+}
+
 /** What {@link loadResources} takes beside the definitions. */
 export interface LoadResourcesOptions {
   readonly previous?: PriorState;
@@ -416,209 +401,6 @@ function priorOf(
 function observedDefinitionIn(registry: DefinitionRegistry): ResourceDefinition {
   if (!registry.has(observedStatusDefinition.type)) registry.register(observedStatusDefinition);
   return observedStatusDefinition;
-}
-
-/**
- * Says that a document's CEL rules were skipped for its errors, as the API server adds to them
- * (apiextensions-apiserver's `hasBlockingErr`): fixing what is reported may reveal more.
- */
-function rulesNotChecked(definition: ResourceDefinition, report: DocumentReport, at: string): void {
-  if (definition.schema === undefined || !schemaHasRules(definition.schema)) return;
-  report.add(
-    'cel-not-checked',
-    at,
-    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-  );
-}
-
-/** A checked spec, as it is kept, and what its schema's defaults filled in. */
-interface CheckedSpec {
-  readonly spec: unknown;
-  /** Pointers into `{ metadata, spec }` of the fields the type's schema defaults filled. */
-  readonly defaulted?: readonly string[];
-}
-
-/** Checks specs against their type's schema; reports each invalid given schema once. */
-class SpecChecker {
-  readonly #reported = new Set<ResourceDefinition>();
-
-  constructor(
-    readonly compiler: SchemaCompiler,
-    readonly givenSource: string,
-    readonly findings: Finding[],
-    readonly checkRules: boolean,
-    /** The CEL rules of the load's Kubernetes release. */
-    readonly celRules: () => CelRules,
-    /** The load's Kubernetes release, whose words a Kubernetes object's problems are in. */
-    readonly wording: ApiServerWording,
-    /** Whether a kind is cluster-scoped, as the load's definitions and built-in kinds tell. */
-    readonly isClusterScoped: ClusterScope,
-  ) {}
-
-  /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
-  check(
-    definition: ResourceDefinition,
-    header: ManifestHeader,
-    report: DocumentReport,
-    previous: PriorSpec | undefined,
-    withRules = true,
-  ): CheckedSpec {
-    const checkRules = this.checkRules && withRules;
-    const spec = header.spec;
-    if (definition.schema === undefined) return { spec };
-    const compiled = this.compiler.compile(definition.schema);
-    if (compiled.validate === undefined && !this.#reported.has(definition)) {
-      // Only a given definition can get here: a manifest's own invalid schema keeps its
-      // definition from being registered.
-      this.#reported.add(definition);
-      for (const problem of compiled.problems) {
-        this.findings.push(
-          createFinding({
-            code: 'invalid-schema',
-            message: `the schema of ${definition.type} is invalid: ${problem.message}`,
-            file: this.givenSource,
-            line: 0,
-            col: 0,
-            pointer: '',
-            rule: problem.keyword,
-          }),
-        );
-      }
-    }
-    if (definition.kubernetes !== undefined) {
-      const old = isPlainObject(previous?.spec)
-        ? previousDocument(definition, header, previous.spec, previous.metadata)
-        : undefined;
-      const filled: string[] = [];
-      // CEL is loaded only when a document writes admission expressions.
-      const kept = checkKubernetesDocument(definition, header, compiled, report, {
-        previous: old,
-        cel: lazyAdmissionCel(this.celRules),
-        wording: this.wording,
-        isClusterScoped: this.isClusterScoped,
-        defaulted: filled,
-      });
-      // The rules of a CRD see the whole document, as the API server's do, and run beside
-      // errors that leave its types whole (a pattern, a minimum), as there.
-      if (checkRules && isPlainObject(kept)) {
-        const at = header.kubernetes ? '' : '/spec';
-        if (report.hasBlockingErrors) rulesNotChecked(definition, report, at);
-        else {
-          const document = kubernetesDocumentOf(definition, header, kept);
-          this.#checkRules(definition, document, report, old && { spec: old }, at);
-        }
-      }
-      // The spec holds the document's fields but apiVersion, kind and metadata.
-      const defaulted = filled
-        .filter((at) => !/^\/(apiVersion|kind|metadata)(\/|$)/.test(at))
-        .map((at) => `/spec${at}`);
-      return defaulted.length > 0 ? { spec: kept, defaulted } : { spec: kept };
-    }
-    const old = previous && { value: previous.spec, schema: definition.schema };
-    // The schema's defaults are filled in before the check, so that a spec is kept as the
-    // schema (and `cosi explain`'s DEFAULT) says it is: `replicas` is 1 when left out.
-    let filled = spec;
-    let defaulted: string[] = [];
-    // A schema that does not compile checks nothing, and fills nothing in either.
-    if (compiled.validate !== undefined && schemaHasDefaults(definition.schema)) {
-      filled = structuredClone(spec);
-      defaulted = fillSchemaDefaults(filled, definition.schema).map((at) => `/spec${at}`);
-    }
-    const valid = checkAgainstSchema(compiled, filled, '/spec', report, [], old);
-    // As the API server: rules run on a value that passed its schema (their types hold).
-    if (compiled.validate !== undefined && checkRules) {
-      if (valid) this.#checkRules(definition, filled, report, previous, '/spec');
-      else rulesNotChecked(definition, report, '/spec');
-    }
-    return defaulted.length > 0 ? { spec: filled, defaulted } : { spec: filled };
-  }
-
-  /**
-   * Checks the status of an observed object (`observed-document.ts`) against its kind's schema,
-   * as a write to its `/status` is checked: only what is said of the status is reported (the
-   * object's spec is not there), and a kind with the status subresource has it checked too.
-   * Returns the status with its kind's defaults, as the API server stores a status it admits
-   * (a Gateway's `addresses[].type` is `IPAddress`); `undefined` when the kind has no schema.
-   */
-  checkStatus(
-    definition: ResourceDefinition,
-    header: ManifestHeader,
-    report: DocumentReport,
-  ): Record<string, unknown> | undefined {
-    const kubernetes = header.kubernetes;
-    if (definition.schema === undefined || definition.kubernetes === undefined) return undefined;
-    if (kubernetes === undefined) return undefined;
-    const compiled = this.compiler.compile(definition.schema);
-    const { metadata, status } = kubernetes.document;
-    const document = { apiVersion: kubernetes.apiVersion, kind: kubernetes.kind, metadata, status };
-    const found: Finding[] = [];
-    const stored = checkKubernetesDocument(
-      { ...definition, kubernetes: { ...definition.kubernetes, statusSubresource: false } },
-      { ...header, kubernetes: { ...kubernetes, document } },
-      compiled,
-      report.withFindings(found),
-      { wording: this.wording, isClusterScoped: this.isClusterScoped },
-    );
-    const at = report.pointer('/status');
-    report.adopt(found.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`)));
-    const defaulted = isPlainObject(stored) ? stored.status : undefined;
-    return isPlainObject(defaulted) ? defaulted : undefined;
-  }
-
-  /** Reports the CEL rules' violations; `at` is where the checked value is in the document. */
-  #checkRules(
-    definition: ResourceDefinition,
-    value: unknown,
-    report: DocumentReport,
-    previous: { readonly spec: unknown } | undefined,
-    at: string,
-  ): void {
-    const schema = definition.schema as object;
-    // Without rules there is nothing to check, and CEL need not be loaded.
-    if (!schemaHasRules(schema)) return;
-    const celRules = this.celRules();
-    const rules = celRules.compileRules(schema);
-    if (rules.problems.length > 0 && !this.#reported.has(definition)) {
-      // A manifest's definition with a broken rule is refused where it is written; a given one's
-      // rules are reported once, at the config.
-      this.#reported.add(definition);
-      for (const problem of rules.problems) {
-        this.findings.push(
-          createFinding({
-            code: 'cel-invalid-rule',
-            message: `a rule of ${definition.type} at ${problem.path} is invalid: ${problem.message}`,
-            file: this.givenSource,
-            line: 0,
-            col: 0,
-            pointer: '',
-            rule: problem.rule,
-          }),
-        );
-      }
-    }
-    const violations = celRules.evaluateRules(schema, value, {
-      budget: new CostBudget(),
-      ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
-      ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
-    });
-    for (const violation of violations) {
-      // A Kubernetes object, checked whole, is told what the API server would tell it.
-      const message =
-        at === '' ? (violation.apiServerMessage ?? violation.message) : violation.message;
-      report.add(violation.code, `${at}${violation.path}`, message, { rule: violation.reason });
-    }
-  }
-}
-
-/** A resource's previous revision as the Kubernetes document it was, its metadata its own. */
-function previousDocument(
-  definition: ResourceDefinition,
-  header: ManifestHeader,
-  spec: Record<string, unknown>,
-  metadata: unknown,
-): Record<string, unknown> {
-  const document = kubernetesDocumentOf(definition, header, spec);
-  return metadata === undefined ? document : { ...document, metadata };
 }
 
 /** Where a document names its id: `metadata.name` in a Kubernetes-shaped one. */

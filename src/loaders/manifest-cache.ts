@@ -17,6 +17,7 @@ import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
 import { isRgdDocument } from './kro/resource-graph-definition.js';
 import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
+import { specCheckerFor } from './spec-checker.js';
 import { identityOf } from './resource-identity.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse/parse-manifest.js';
@@ -391,10 +392,16 @@ export class ManifestCache {
     const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
     const documents: ResourceDocument[] = [...collected.documents];
     const unloadedKeys: string[] = [];
+    const schemas = specCheckerFor(
+      this.#given,
+      collected.kinds,
+      this.#compiler,
+      findings,
+      this.#options,
+    );
     const resources = loadResources(
       collected,
-      this.#given,
-      this.#compiler,
+      schemas,
       findings,
       this.#options,
       documents,
@@ -453,10 +460,16 @@ export class ManifestCache {
     };
     const documents: ResourceDocument[] = [];
     const unloadedKeys: string[] = [];
+    const schemas = specCheckerFor(
+      this.#given,
+      collected.kinds,
+      this.#compiler,
+      findings,
+      this.#options,
+    );
     const resources = loadResources(
       collected,
-      this.#given,
-      this.#compiler,
+      schemas,
       findings,
       this.#options,
       documents,
