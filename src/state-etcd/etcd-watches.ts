@@ -30,10 +30,15 @@ export interface OpenWatch {
   readonly queue: WatchQueue;
 }
 
-/** The one etcd watch of the state's whole range, shared by the watches of every namespace. */
+/**
+ * The one etcd watch of the state's whole range, shared by the watches of every namespace. It
+ * gets every change of the state: each change's key is parsed once, and the change handed to
+ * the watches of its type only.
+ */
 interface AllNamespacesHub {
   etcd: EtcdWatch | undefined;
-  readonly listeners: Set<HubListener>;
+  /** Its watches, by the type they watch. */
+  readonly listeners: Map<string, Set<HubListener>>;
   closed: boolean;
 }
 
@@ -44,8 +49,8 @@ interface HubListener {
   readonly open: OpenWatch;
   /** The bookmark codec of each namespace's kind. */
   readonly codecs: Map<string, BookmarkCodec>;
-  /** Changes that came while the watch was joining (listing), handed on after it. */
-  waiting: EtcdChange[] | undefined;
+  /** Changes of its type that came while the watch was joining (listing), handed on after it. */
+  waiting: { change: EtcdChange; changed: Kind }[] | undefined;
   /** The revision the watch starts after: its changes up to it are not handed on. */
   after: number;
   /**
@@ -278,14 +283,18 @@ export class EtcdWatches {
         etcd: hub.etcd,
         queue: new WatchQueue(marker, delivery, this.#capacity, this.#onListenerError, () => {
           this.#watches.delete(listener.open);
-          hub.listeners.delete(listener);
+          const ofType = hub.listeners.get(listener.type);
+          ofType?.delete(listener);
+          if (ofType?.size === 0) hub.listeners.delete(listener.type);
           if (hub.listeners.size === 0) this.#closeHub(hub);
         }),
       },
     };
     this.#watches.add(listener.open);
     signal?.addEventListener('abort', () => listener.open.queue.close(), { once: true });
-    hub.listeners.add(listener);
+    let ofType = hub.listeners.get(listener.type);
+    if (ofType === undefined) hub.listeners.set(listener.type, (ofType = new Set()));
+    ofType.add(listener);
     // The watch starts at the revision etcd is at now, the contents read at it: the shared watch
     // may be behind it (its changes up to it are dropped as they come) or ahead (those after it
     // waited meanwhile).
@@ -311,13 +320,13 @@ export class EtcdWatches {
     const waiting = listener.waiting ?? [];
     listener.after = from;
     listener.waiting = undefined;
-    for (const change of waiting) this.#handToListener(listener, change);
+    for (const { change, changed } of waiting) this.#handToListener(listener, change, changed);
   }
 
   /** The shared watch of the whole range, opened on first use from the current revision. */
   async #openHub(client: Etcd3): Promise<AllNamespacesHub & { etcd: EtcdWatch }> {
     this.#hubOpening ??= (async () => {
-      const listeners = new Set<HubListener>();
+      const listeners = new Map<string, Set<HubListener>>();
       const hub: AllNamespacesHub = { etcd: undefined, listeners, closed: false };
       const start = (await this.#revision(client)) + 1;
       hub.etcd = await this.#opening(client, {
@@ -327,16 +336,23 @@ export class EtcdWatches {
         // Each listener keeps the values of its type: etcd reads no value before a change.
         previousValues: false,
         onChange: (change) => {
-          for (const listener of listeners) {
-            if (listener.waiting) listener.waiting.push(change);
-            else this.#handToListener(listener, change);
+          const changed = this.#layout.parseKind(change.kv.key.toString());
+          // Not a resource (a label index key, a marker), or of a type no watch here wants.
+          if (changed === undefined) return;
+          const ofType = listeners.get(changed.type);
+          if (ofType === undefined) return;
+          for (const listener of ofType) {
+            if (listener.waiting) listener.waiting.push({ change, changed });
+            else this.#handToListener(listener, change, changed);
           }
         },
         onError: (error) => {
           const next = (hub.etcd?.lastRevision ?? start - 1) + 1;
           this.#closeHub(hub);
           void this.#explain(client, error, next).then((reason) => {
-            for (const listener of [...listeners]) listener.open.queue.fail(reason);
+            for (const ofType of [...listeners.values()]) {
+              for (const listener of [...ofType]) listener.open.queue.fail(reason);
+            }
           });
         },
       });
@@ -364,12 +380,10 @@ export class EtcdWatches {
     hub.etcd?.close();
   }
 
-  /** A change of the whole range, handed to a watch of every namespace if of its type. */
-  #handToListener(listener: HubListener, change: EtcdChange): void {
+  /** A change of a resource of the listener's type (of kind `changed`), handed to its watch. */
+  #handToListener(listener: HubListener, change: EtcdChange, changed: Kind): void {
     // A change the watch's start (its contents) already has.
     if (change.revision <= listener.after) return;
-    const changed = this.#layout.parseKind(change.kv.key.toString());
-    if (changed?.type !== listener.type) return;
     let codec = listener.codecs.get(changed.namespace);
     if (codec === undefined) listener.codecs.set(changed.namespace, (codec = this.#codec(changed)));
     const event = toEvent(change, codec, this.#decoded, listener.watched);

@@ -15,6 +15,7 @@ import {
   type StateEvent,
 } from '../../src/index.js';
 import { LIST_PAGE_SIZE } from '../../src/state-etcd/etcd-state.js';
+import { KeyLayout } from '../../src/state-etcd/key-layout.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
@@ -462,6 +463,44 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     ]);
     // The test's own two reads only: a watch that asked for previous values cost one per event.
     expect((await ranges()) - before).toBe(2);
+  });
+
+  it('watches of every namespace of several types read the key of each change once, and hand it to its type only', async () => {
+    // They share one etcd watch of the whole state, which gets every change of every type: the
+    // builder watches three types so on a converging project, and each parsed every key.
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    const types = ['Lamps.lights.cosi.dev', 'Doors.lights.cosi.dev', 'Fans.lights.cosi.dev'];
+    const seen = new Map<string, string[]>(types.map((type) => [type, []]));
+    for (const type of types) {
+      await state.watchKind({ namespace: ALL_NAMESPACES, type }, (event) => {
+        if (event.type === 'created') seen.get(type)?.push(event.resource.metadata.id);
+      });
+    }
+    const parsed = vi.spyOn(KeyLayout.prototype, 'parseKind');
+    cleanups.push(() => parsed.mockRestore());
+    const lamps = ['attic', 'cellar', 'porch', 'yard'];
+    for (const [i, id] of lamps.entries()) {
+      await state.create(
+        newResource<Lamp>(
+          { namespace: i % 2 === 0 ? 'hall' : 'cellar', type: LAMPS.type, id },
+          {
+            brightness: i,
+          },
+        ),
+      );
+    }
+    await state.create(
+      newResource({ namespace: 'hall', type: 'Fans.lights.cosi.dev', id: 'ceiling' }, {}),
+    );
+    await vi.waitFor(
+      () => expect(seen.get('Fans.lights.cosi.dev')).toEqual(['ceiling']),
+      RECONNECT_TIMEOUT,
+    );
+    await vi.waitFor(() => expect(seen.get(LAMPS.type)).toEqual(lamps), RECONNECT_TIMEOUT);
+    expect(seen.get('Doors.lights.cosi.dev')).toEqual([]);
+    // One parse per change (five), not one per change and watch (fifteen).
+    expect(parsed).toHaveBeenCalledTimes(5);
   });
 
   it('a watch keeps what it listed by the key it read it from, whatever id the value names', async () => {
