@@ -1,7 +1,9 @@
 /**
  * What `bin/cosi.js` runs for every command but `--version`: it starts a once-command's worker
  * first (`check`, `apply`, ...: see `early-worker.ts`), then runs the CLI's script
- * (`dist/cli/cli-script.cjs`, see `cli-script.ts`) with a V8 code cache and its `main`.
+ * (`dist/cli/cli-script.cjs`, see `cli-script.ts`) with a V8 code cache and its `main`; for a
+ * command that runs once in the worker, the supervisor's script instead, the CLI's without the
+ * commands (`dist/cli/cli-supervisor.cjs`, see `supervisor-script.ts`).
  *
  * Built as a CommonJS script of its own (`dist/cli/cli-entry.cjs`) with Node's modules only, as
  * the worker's entry is: loaded with `require` from a CommonJS `bin/cosi.js`, a command that
@@ -9,8 +11,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runCachedScript, scriptSideFile } from './cached-script.js';
-import type * as CliScript from './cli-script.js';
-import { CLI_SCRIPT_HASH } from './cli-script-hash.js';
+import type * as SupervisorScript from './supervisor-script.js';
+import { CLI_SCRIPT_HASH, SUPERVISOR_SCRIPT_HASH } from './cli-script-hash.js';
 import { mainCacheName } from './command-names.js';
 import { launchEarlyWorker } from './early-worker.js';
 import { isHelpRequest, openHelpMemo, type HelpOutput } from './help-memo.js';
@@ -31,15 +33,21 @@ export async function runCosi(argv: readonly string[], root: URL): Promise<numbe
     return 0;
   }
   const launched = launchEarlyWorker(argv, root);
-  const script = runCachedScript<typeof CliScript>(file, {
-    // The cache holds the functions a command ran on this thread: one per command (the worker's
-    // are the bare names).
-    name: mainCacheName(argv),
-    // A package left out of the script, or the watch screen (`./ui/watch-screen.js`, resolved
-    // from here, `dist/cli/`, where the script is too).
-    importModule: (specifier) => import(specifier),
-    ...(CLI_SCRIPT_HASH === undefined ? {} : { contentHash: CLI_SCRIPT_HASH }),
-  });
+  // With a worker started, this thread only supervises it: the script without the commands.
+  const supervising = launched !== undefined;
+  const contentHash = supervising ? SUPERVISOR_SCRIPT_HASH : CLI_SCRIPT_HASH;
+  const script = runCachedScript<typeof SupervisorScript>(
+    supervising ? fileURLToPath(new URL('dist/cli/cli-supervisor.cjs', root)) : file,
+    {
+      // The cache holds the functions a command ran on this thread: one per command (the
+      // worker's are the bare names).
+      name: mainCacheName(argv),
+      // A package left out of the script, or the watch screen (`./ui/watch-screen.js`, resolved
+      // from here, `dist/cli/`, where the script is too).
+      importModule: (specifier) => import(specifier),
+      ...(contentHash === undefined ? {} : { contentHash }),
+    },
+  );
   // What the command printed, when it is a help request to keep.
   const said = { stdout: '', onStderr: false };
   const code = await script.exports.main(

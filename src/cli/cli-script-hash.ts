@@ -7,3 +7,6 @@
  * content is then hashed.
  */
 export const CLI_SCRIPT_HASH: string | undefined = undefined;
+
+/** The same for the main thread's supervisor script (`dist/cli/cli-supervisor.cjs`). */
+export const SUPERVISOR_SCRIPT_HASH: string | undefined = undefined;

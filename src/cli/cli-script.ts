@@ -11,6 +11,7 @@
  * waits at its top level (a top-level `await`), which a `require` cannot.
  */
 import type { CliWorkerHooks } from './cli-worker-body.js';
+import type * as CheckCommand from './commands/check.js';
 
 export { main } from './main.js';
 export { heapGrowthLimited } from './heap-growth.js';
@@ -22,4 +23,15 @@ export { modulesRun } from './modules-run.js';
  */
 export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   return (await import('./cli-worker-body.js')).runCliWorker(hooks);
+}
+
+/**
+ * `check`'s renderer, imported when called: for the main thread's supervisor script, which
+ * leaves the commands out and reports a check stopped by its project's code with it (see
+ * `whole-script-check.ts`).
+ */
+export async function renderCheck(
+  ...args: Parameters<typeof CheckCommand.renderCheck>
+): Promise<void> {
+  return (await import('./commands/check.js')).renderCheck(...args);
 }

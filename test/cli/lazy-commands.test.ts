@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,67 @@ describe("a command's module is loaded only when the command runs", () => {
     // Nor the engine, nor the config's loader: nothing of the project runs on the main thread.
     expect(run.modules.filter(onMain('src/engine/runtime/'))).toEqual([]);
     expect(run.modules.filter(onMain('src/loaders/load-config.ts'))).toEqual([]);
+    // The main thread runs the supervisor's script, without the commands: V8 reads the whole
+    // top level of a script at each start, and the whole CLI's is the worker's alone.
+    expect(run.modules.filter((url) => url.startsWith('cosi-script-file:'))).toEqual([
+      'cosi-script-file:main:cli-supervisor.cjs',
+      'cosi-script-file:worker:cli-script.cjs',
+    ]);
+  }, 60_000);
+
+  it("the supervisor's script leaves the commands out, and is a fraction of the whole", async () => {
+    const dist = path.resolve(import.meta.dirname, '../../dist/cli');
+    const supervisor = await readFile(path.join(dist, 'cli-supervisor.cjs'), 'latin1');
+    const whole = await readFile(path.join(dist, 'cli-script.cjs'), 'latin1');
+    // Each module of a script is an initializer named by its source path.
+    const has = (script: string, source: string): boolean => script.includes(`"${source}"() {`);
+    for (const source of [
+      'src/cli/supervised-cli.ts',
+      'src/cli/worker-run.ts',
+      'src/cli/preparse-manifests.ts',
+    ]) {
+      expect(has(supervisor, source)).toBe(true);
+    }
+    expect(has(supervisor, 'src/cli/commands/check-definition.ts')).toBe(true);
+    for (const source of [
+      'src/cli/program.ts',
+      'src/cli/cli-worker-body.ts',
+      'src/cli/commands/check.ts',
+      'src/app/run-project.ts',
+      'src/engine/runtime/runtime.ts',
+      'src/loaders/load-config.ts',
+    ]) {
+      expect(has(whole, source)).toBe(true);
+      expect(has(supervisor, source)).toBe(false);
+    }
+    expect(supervisor.length).toBeLessThan(whole.length / 3);
+  });
+
+  it("a check whose config ends the worker is reported by check's renderer, from the whole script", async () => {
+    const project = await mkdtemp(path.join(dir, 'fault-'));
+    await writeFile(
+      path.join(project, 'cosi.config.ts'),
+      [
+        "import { defineConfig } from 'cosi';",
+        // Past cosi's guard of process.exit: the worker ends as the config loads.
+        '(process as unknown as { reallyExit: (code: number) => never }).reallyExit(0);',
+        'export default defineConfig({});',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(project, 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a, namespace: default }\n',
+    );
+    const run = await cosiLoading(['check', '-o', 'json', project], dir);
+    expect(run.code).toBe(2);
+    const report = JSON.parse(run.stdout) as { cases: { findings: { message: string }[] }[] };
+    expect(report.cases[0]?.findings[0]?.message).toMatch(/ended cosi's worker thread/);
+    // Rendered on the main thread by check's own module, which the supervisor's script leaves
+    // out: the whole script is run there for it.
+    expect(run.modules).toContain('cosi-script-file:main:cli-supervisor.cjs');
+    expect(run.modules).toContain('cosi-script-file:main:cli-script.cjs');
+    expect(run.modules).toContain(scriptModule('main', 'src/cli/commands/check.ts'));
   }, 60_000);
 
   it('completion lists every command with its flags without loading any of them', async () => {

@@ -4,7 +4,8 @@
 // the latter as `node:name`) from `require` itself and `process.getBuiltinModule`,
 // which the hooks do not see on Node 20. A worker thread preloads this too.
 //
-// cosi's own modules are one script (`dist/cli/cli-script.cjs`, run by `vm.Script`), where
+// cosi's own modules are one script (`dist/cli/cli-script.cjs`, or the main thread's supervisor
+// script `dist/cli/cli-supervisor.cjs`, run by `vm.Script`, logged as `cosi-script-file:...`), where
 // esbuild wraps each module that loads lazily in an `__esm` initializer named by its source
 // path: the script is given an `__esm` that logs `cosi-script:main:src/...` (or `:worker:`, by
 // the thread) at each module's first initialization. The runner must give it a cache directory of its own (TMPDIR): a code cache
@@ -45,10 +46,13 @@ globalThis.__cosiLogModule = (name) =>
 const Script = vm.Script;
 vm.Script = class LoggedScript extends Script {
   constructor(source, options) {
-    if (!options?.filename?.endsWith('cli-script.cjs')) {
+    const file = /(cli-script|cli-supervisor)\.cjs$/.exec(options?.filename ?? '')?.[0];
+    if (file === undefined) {
       super(source, options);
       return;
     }
+    // Which of the CLI's scripts the thread runs (the whole one, or the supervisor's).
+    logLine(`cosi-script-file:${isMainThread ? 'main' : 'worker'}:${file}`);
     if (!source.includes(ESM_HELPER)) {
       throw new Error("module-log.mjs: esbuild's __esm helper is not the one it instruments");
     }
