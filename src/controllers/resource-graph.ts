@@ -15,7 +15,7 @@
  */
 
 import type { Resource } from '../engine/resource/resource.js';
-import { requeueAfter } from '../engine/errors.js';
+import { requeueAfter, terminalError } from '../engine/errors.js';
 import type {
   AnyController,
   Input,
@@ -233,9 +233,15 @@ export function createResourceGraphController(
       if (instance !== undefined && instance.metadata.phase === 'tearingDown') {
         await releaseInstance(rt, instance, outputs);
       }
-      // Dropped custom conditions fail the reconcile too (the instance is in error), after pruning.
-      problems.push(...outputs.conditionProblems);
-      if (problems.length > 0) throw new Error(problems.join('; '));
+      if (problems.length > 0) {
+        throw new Error([...problems, ...outputs.conditionProblems].join('; '));
+      }
+      // Dropped custom conditions put the instance in error (its status says so, written above),
+      // after pruning; kro's reconcile then succeeds and is not retried (status.go: "set
+      // state=Error rather than failing the reconcile"): reported once, retried on its next event.
+      if (outputs.conditionProblems.length > 0) {
+        throw terminalError(new Error(outputs.conditionProblems.join('; ')));
+      }
       if (pure && left !== undefined) settled.set(key, left);
     },
   };

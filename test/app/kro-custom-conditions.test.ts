@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProjectConfig } from '../../src/app/project-config.js';
 import { ProjectSession } from '../../src/app/project-session.js';
 import { readProjectManifests } from '../../src/app/read-project-manifests.js';
+import type { ConvergenceReport } from '../../src/engine/runtime/convergence.js';
 
 /**
  * kro's custom status conditions (v0.9.x), as its own integration suite runs them
@@ -47,6 +48,8 @@ const instance = (spec: string): string =>
 
 interface Opened {
   readonly session: ProjectSession;
+  /** The first run's report. */
+  readonly report: ConvergenceReport;
   /** The instance's status once the run converged. */
   readonly status: () => Promise<{ state?: string; conditions?: Record<string, unknown>[] }>;
   /** Writes the instance anew and converges. */
@@ -63,9 +66,10 @@ async function open(rgdText: string, spec: string): Promise<Opened> {
   const manifests = await read();
   expect(manifests.findings.filter((f) => f.severity === 'error')).toEqual([]);
   const session = await ProjectSession.open(await loadProjectConfig(options), manifests, options);
-  await session.converge();
+  const report = await session.converge();
   return {
     session,
+    report,
     status: async () => {
       const found = await session.project.state.get<{ status?: Record<string, never> }>({
         namespace: 'default',
@@ -239,6 +243,28 @@ describe("kro's custom status conditions on an instance", () => {
         ['Cm-demo-a-Ready', 'True'],
         ['Cm-demo-b-Ready', 'True'],
       ]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('does not retry an instance whose conditions were dropped: kro sets state=Error and succeeds', async () => {
+    const { session, report, status } = await open(
+      rgd('{ name: string }', [
+        "runtime.newCondition({type: 'Survivor', status: 'True', reason: '', message: ''})",
+        "runtime.newCondition({type: 'Bad', status: schema.spec.name == 'demo' ? 'Yes' : 'True', reason: '', message: ''})",
+      ]),
+      '{ name: demo }',
+    );
+    try {
+      expect((await status()).state).toBe('ERROR');
+      const failing = report.controllers.flatMap((c) => c.failingItems);
+      expect(failing.map((f) => f.pointer.id)).toEqual(['demo']);
+      expect(failing[0]?.error.message).toMatch(/status must be one of True, False, Unknown/);
+      // Reconciled on its events only (its creation, its own status write), never on a backoff:
+      // no simulated time went by waiting to retry it.
+      expect(failing[0]?.attempts).toBeLessThanOrEqual(2);
+      expect(report.elapsed).toBe(0);
     } finally {
       await session.close();
     }
