@@ -789,11 +789,29 @@ describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
       '12:12',
       'condition expressions must return runtime.newCondition(...) or a list of them, got string',
     ],
+    [
+      "a field of a condition, not the condition (kro's kro.run.Condition fields are strings)",
+      ["runtime.newCondition({type: 'A', status: 'True', reason: '', message: ''}).status"],
+      '12:12',
+      'condition expressions must return runtime.newCondition(...) or a list of them, got string',
+    ],
   ])('refuses %s', async (_, entries, at, message) => {
     const found = await findings(withConditions(entries));
     expect(found).toHaveLength(1);
     expect(found[0]).toContain(`${at} rgd-bad-expression `);
     expect(found[0]).toContain(message);
+  });
+
+  it("refuses a field a condition does not have, as kro's checker does (kro.run.Condition)", async () => {
+    const found = await findings(
+      withConditions([
+        "runtime.newCondition({type: 'Derived', status: runtime.condition(schema, 'ResourcesReady').sttus, reason: '', message: ''})",
+      ]),
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^12:12 rgd-unknown-field /);
+    expect(found[0]).toContain('"sttus"');
+    expect(found[0]).toContain('did you mean "status"?');
   });
 });
 

@@ -33,11 +33,27 @@ export type CelType = Sized &
     | { readonly kind: 'type' }
     | { readonly kind: 'list'; readonly elem: CelType }
     | { readonly kind: 'map'; readonly key: CelType; readonly value: CelType }
-    | { readonly kind: 'object'; readonly fields: ReadonlyMap<string, CelType> }
+    | {
+        readonly kind: 'object';
+        readonly fields: ReadonlyMap<string, CelType>;
+        /** A named object type's name, as cel-go formats it (`kro.run.Condition`). */
+        readonly name?: string;
+      }
     | { readonly kind: 'optional'; readonly value: CelType }
   );
 
 export const DYN: CelType = { kind: 'dyn' };
+
+/**
+ * What kro's `runtime.newCondition` and `runtime.condition` return (custom status conditions,
+ * `pkg/cel/library/runtime.go`): its object type `kro.run.Condition`, of four string fields, so
+ * that `runtime.condition(schema, 'Ready').sttus` is an undefined field and `.status` a string.
+ */
+export const CONDITION_TYPE: CelType = {
+  kind: 'object',
+  name: 'kro.run.Condition',
+  fields: new Map(['type', 'status', 'reason', 'message'].map((key) => [key, primitive('string')])),
+};
 
 /** A primitive type without sizes. */
 export function primitive(kind: PrimitiveKind): CelType {
@@ -297,7 +313,7 @@ export function formatCelType(type: CelType): string {
     case 'optional':
       return `optional_type(${formatCelType(type.value)})`;
     case 'object':
-      return 'object';
+      return type.name ?? 'object';
     default:
       return type.kind;
   }

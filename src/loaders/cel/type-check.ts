@@ -17,6 +17,7 @@
  */
 
 import {
+  CONDITION_TYPE,
   DYN,
   fieldType,
   formatCelType,
@@ -394,6 +395,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     if (target?.kind === 'list' && args.length === 0 && (name === 'first' || name === 'last')) {
       return optionalOf(target.elem);
     }
+    if (name === 'runtime.newCondition' || name === 'runtime.condition') return CONDITION_TYPE;
     if (target !== undefined || args.length > 0) {
       const result =
         LIBRARY_RESULTS[name] ?? (target === undefined ? KRO_LIBRARY_RESULTS[name] : undefined);
@@ -461,7 +463,7 @@ function unwrapOptional(type: CelType, errors: string[]): CelType {
  * The namespaces of the optional library's functions (`optional.of(x)`) and of kro's
  * (`hash.sha256(x)`: {@link KRO_LIBRARY_RESULTS}).
  */
-const NAMESPACES = new Set(['optional', 'hash', 'base64', 'json', 'random']);
+const NAMESPACES = new Set(['optional', 'hash', 'base64', 'json', 'random', 'runtime']);
 
 /** The namespace a call's target names (`optional` of `optional.of(x)`), unless it is a variable. */
 function namespaceOf(target: ExprNode | undefined, scope: Scope): string | undefined {

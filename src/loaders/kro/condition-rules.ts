@@ -8,12 +8,13 @@
  * - `runtime.condition(schema, 'X')` with a literal `X` that is not one of kro's four built-in
  *   types: a type an entry declares (custom conditions cannot reference each other), or else an
  *   unknown one (a computed `X`, and a lookup on a resource, are free);
- * - an entry whose value is neither a condition nor a list of them (`dyn`, what cosi's checker
- *   gives the library's calls, passes, and is checked when rendered).
+ * - an entry whose value is neither a condition (`kro.run.Condition`, what the library's calls
+ *   give: {@link CONDITION_TYPE}) nor a list of them (`dyn`, which cosi's checker gives what it
+ *   cannot type, passes, as in kro, and is checked when rendered).
  */
 
 import type { CelType } from '../cel/cel-types.js';
-import { formatCelType } from '../cel/cel-types.js';
+import { CONDITION_TYPE, formatCelType } from '../cel/cel-types.js';
 import type { RuntimeCalls } from './runtime-calls.js';
 import { BUILTIN_CONDITION_TYPES, CONDITION_STATUSES } from './condition-types.js';
 
@@ -70,7 +71,7 @@ function entryProblem(
     return `runtime.condition(schema, ${JSON.stringify(type)}): unknown condition type; only kro's built-in types (InstanceManaged, GraphResolved, ResourcesReady, Ready) can be read from schema`;
   }
   const type = entry.type.kind === 'list' ? entry.type.elem : entry.type;
-  if (type.kind !== 'dyn') {
+  if (type.kind !== 'dyn' && type !== CONDITION_TYPE) {
     return `condition expressions must return runtime.newCondition(...) or a list of them, got ${formatCelType(entry.type)}`;
   }
   return undefined;
