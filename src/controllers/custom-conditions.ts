@@ -8,7 +8,8 @@
  *   this render computed them, so `runtime.condition(schema, 'ResourcesReady')` reads kro's
  *   value, not an author's condition of that type;
  * - an entry whose data is not there yet is skipped; one that fails, or gives something other
- *   than conditions, is dropped and the instance is in error; a type given twice is dropped
+ *   than conditions the library made (a map of the same keys is not one), is dropped and the
+ *   instance is in error; a type given twice is dropped
  *   (both) and the instance is in error;
  * - each condition gets `observedGeneration`, and `lastTransitionTime`: the previous one's while
  *   its status is unchanged, else now; `reason` and `message` are left out when empty;
@@ -28,6 +29,20 @@ export interface CustomConditions {
 }
 
 const KEYS = ['type', 'status', 'reason', 'message'];
+
+/**
+ * The mark of a condition kro's `runtime` library made (its `kro.run.Condition`), on the JSON
+ * object an evaluation gives for it: a map of the same four keys from anywhere else (a `dyn`
+ * field of the instance's spec) is not one, and kro drops it ("must return a Condition or
+ * list(Condition), got map").
+ */
+export const LIBRARY_CONDITION: unique symbol = Symbol('kro.run.Condition');
+
+/** `fields` marked as a condition the library made ({@link LIBRARY_CONDITION}). */
+export function libraryCondition(fields: Record<string, unknown>): Condition {
+  Object.defineProperty(fields, LIBRARY_CONDITION, { value: true });
+  return fields;
+}
 
 export function customConditions(
   entries: readonly GraphExpression[],
@@ -60,7 +75,7 @@ export function customConditions(
       if (values.every(isCondition)) given.push(...values);
       else {
         problems.push(
-          `condition \${${entry.source}} (${entry.location}) must return runtime.newCondition(...) or a list of them`,
+          `condition \${${entry.source}} (${entry.location}) must return runtime.newCondition(...) or a list of them, got ${Array.isArray(outcome.value) ? 'a list of other values' : isRecord(outcome.value) ? 'a map' : typeof outcome.value}`,
         );
       }
     }
@@ -98,11 +113,11 @@ function stamped(
   return out;
 }
 
-/** A value `runtime.newCondition` makes: the four keys, each a string. */
+/** A value `runtime.newCondition` or `runtime.condition` makes: marked, the four keys strings. */
 function isCondition(value: unknown): value is Condition {
   return (
     isRecord(value) &&
-    Object.keys(value).length === KEYS.length &&
+    (value as { [LIBRARY_CONDITION]?: boolean })[LIBRARY_CONDITION] === true &&
     KEYS.every((key) => typeof value[key] === 'string')
   );
 }

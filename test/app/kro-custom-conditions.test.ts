@@ -270,6 +270,27 @@ describe("kro's custom status conditions on an instance", () => {
     }
   });
 
+  it("drops a map of a condition's keys that the runtime library did not make (kro: 'got map')", async () => {
+    // `object` is dyn to kro's checker too: accepted when the RGD loads, refused when rendered.
+    const { session, report, status } = await open(
+      rgd('{ name: string, extra: object }', [
+        "runtime.newCondition({type: 'Survivor', status: 'True', reason: '', message: ''})",
+        'schema.spec.extra',
+      ]),
+      "{ name: demo, extra: { type: Smuggled, status: 'True', reason: '', message: '' } }",
+    );
+    try {
+      const { state, conditions } = await status();
+      expect(state).toBe('ERROR');
+      expect([...byType(conditions).keys()]).toEqual(['Survivor']);
+      expect(report.controllers.flatMap((c) => c.failingItems)[0]?.error.message).toContain(
+        'must return runtime.newCondition(...) or a list of them, got a map',
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
   it('still prunes what the instance no longer renders when its conditions are dropped', async () => {
     const text = `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customConditions } from '../../src/controllers/custom-conditions.js';
+import { customConditions, libraryCondition } from '../../src/controllers/custom-conditions.js';
 import type {
   ExpressionOutcome,
   GraphExpression,
@@ -13,7 +13,8 @@ const entry = (source: string, outcome: ExpressionOutcome): GraphExpression => (
   references: [],
   evaluate: () => outcome,
 });
-const condition = (type: string, status: string) => ({ type, status, reason: '', message: '' });
+const condition = (type: string, status: string) =>
+  libraryCondition({ type, status, reason: '', message: '' });
 const scope = { schema: { spec: {} } };
 
 describe('customConditions', () => {
@@ -99,7 +100,7 @@ describe('customConditions', () => {
     );
     expect(conditions.map((c) => c.type)).toEqual(['Good']);
     expect(problems).toEqual([
-      "condition ${'x'} (rgd.yaml:1:1) must return runtime.newCondition(...) or a list of them",
+      "condition ${'x'} (rgd.yaml:1:1) must return runtime.newCondition(...) or a list of them, got string",
       'condition ${bad} (rgd.yaml:1:1): runtime.newCondition: status must be one of True, False, Unknown (got "Yes")',
     ]);
   });

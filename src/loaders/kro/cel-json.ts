@@ -10,10 +10,12 @@
 
 import { isCelList, isCelMap, isCelUint, type CelValue } from '@bufbuild/cel';
 import { OMIT } from '../../controllers/template-rendering.js';
+import { libraryCondition } from '../../controllers/custom-conditions.js';
 import { defineOwn } from '../../engine/resource/plain-data.js';
 import { timeOf } from '../cel/formatted-string.js';
 import { Optional } from '../cel/kubernetes-library/optional.js';
 import { OmitValue } from './omit-value.js';
+import { isLibraryCondition } from './library-conditions.js';
 
 /** A value kro cannot convert: the message says why. */
 export class UnconvertibleValue extends Error {}
@@ -54,7 +56,7 @@ function convert(value: unknown, jsonSafe: boolean): unknown {
       }
       defineOwn(out, key, convert(item, jsonSafe));
     }
-    return out;
+    return isLibraryCondition(value) ? libraryCondition(out) : out;
   }
   if (value instanceof Uint8Array) {
     if (jsonSafe) {

@@ -11,17 +11,21 @@
  * - `runtime.condition(obj, 'X')`: the condition of type `X` of `obj.status.conditions`, or an
  *   empty one (every field `''`) when it has none.
  *
- * A condition is a map of the four keys, each a string.
+ * A condition is a map of the four keys, each a string, that the library made: rendered marked as
+ * one (`LIBRARY_CONDITION`), where a map of the same keys from elsewhere is not.
  */
 
 import { celFunc, celMap, CelScalar, isCelMap, mapType, type CelValue } from '@bufbuild/cel';
 import { fromCelValue } from './cel-json.js';
+import { madeCondition } from './library-conditions.js';
 import { CONDITION_KEYS, CONDITION_STATUSES, type RuntimeCondition } from './condition-types.js';
 
 const { STRING, DYN } = CelScalar;
 
 function conditionValue(condition: RuntimeCondition): CelValue {
-  return celMap(new Map<string, CelValue>(CONDITION_KEYS.map((key) => [key, condition[key]])));
+  return madeCondition(
+    celMap(new Map<string, CelValue>(CONDITION_KEYS.map((key) => [key, condition[key]]))),
+  );
 }
 
 function newCondition(arg: CelValue): CelValue {
