@@ -703,6 +703,13 @@ describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
       ],
     ],
     [
+      'a map() of conditions, and a filter() of them',
+      [
+        "schema.spec.zones.map(z, runtime.newCondition({type: 'Zone-' + z, status: 'True'}))",
+        "[runtime.newCondition({type: 'Kept', status: 'True'})].filter(c, c.status == 'True')",
+      ],
+    ],
+    [
       'a type repeated within one entry (ternary branches)',
       [
         "schema.spec.enabled ? runtime.newCondition({type: 'AppReady', status: 'True'}) : runtime.newCondition({type: 'AppReady', status: 'False'})",
@@ -788,6 +795,12 @@ describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
       ["'not a condition'"],
       '12:12',
       'condition expressions must return runtime.newCondition(...) or a list of them, got string',
+    ],
+    [
+      "a map() of maps, not of conditions (cel-go types map()'s result as a list of its values)",
+      ["schema.spec.zones.map(z, {'type': z, 'status': 'True', 'reason': '', 'message': ''})"],
+      '12:12',
+      'condition expressions must return runtime.newCondition(...) or a list of them, got list(map(string, string))',
     ],
     [
       "a field of a condition, not the condition (kro's kro.run.Condition fields are strings)",

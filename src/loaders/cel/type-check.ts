@@ -235,7 +235,8 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         const inner = layered(own, scope);
         check(v.loopCondition as ExprNode, inner);
         check(v.loopStep as ExprNode, inner);
-        return check(v.result as ExprNode, inner);
+        const result = check(v.result as ExprNode, inner);
+        return appendedList(v, types) ?? result;
       }
       case 'callExpr':
         return checkCall(
@@ -439,6 +440,50 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
 
   const type = check(expr, variables);
   return { type, types, errors: [...new Set(errors)], unknownFields };
+}
+
+/**
+ * The type of a comprehension that builds a list, as the `map` and `filter` macros expand
+ * (`accu` from `[]`, each step `accu + [e]`, under a condition for `filter` and the two-argument
+ * `map`, the result `accu`): `list(E)` of `e`'s type, as cel-go's checker infers it; undefined
+ * for any other shape, or when `e`'s type is `dyn`.
+ */
+function appendedList(
+  comprehension: Record<string, unknown>,
+  types: ReadonlyMap<ExprNode, CelType>,
+): CelType | undefined {
+  const accu = comprehension.accuVar as string;
+  const init = comprehension.accuInit as ExprNode;
+  if (init.exprKind.case !== 'listExpr') return undefined;
+  if ((init.exprKind.value as { elements: unknown[] }).elements.length > 0) return undefined;
+  if (!isIdent(comprehension.result as ExprNode, accu)) return undefined;
+  let step = comprehension.loopStep as ExprNode;
+  const call = (node: ExprNode) =>
+    node.exprKind.case === 'callExpr'
+      ? (node.exprKind.value as { function: string; target?: ExprNode; args: ExprNode[] })
+      : undefined;
+  const ternary = call(step);
+  if (ternary?.function === '_?_:_' && ternary.target === undefined) {
+    const [, yes, no] = ternary.args;
+    if (yes === undefined || no === undefined || !isIdent(no, accu)) return undefined;
+    step = yes;
+  }
+  const append = call(step);
+  if (append?.function !== '_+_' || append.target !== undefined) return undefined;
+  const [left, right] = append.args;
+  if (left === undefined || right === undefined || !isIdent(left, accu)) return undefined;
+  if (right.exprKind.case !== 'listExpr') return undefined;
+  const elements = (right.exprKind.value as { elements: ExprNode[] }).elements;
+  const [only] = elements;
+  if (elements.length !== 1 || only === undefined) return undefined;
+  const elem = types.get(only);
+  return elem === undefined || elem.kind === 'dyn' ? undefined : { kind: 'list', elem };
+}
+
+function isIdent(node: ExprNode, name: string): boolean {
+  return (
+    node.exprKind.case === 'identExpr' && (node.exprKind.value as { name: string }).name === name
+  );
 }
 
 function optionalOf(value: CelType): CelType {
