@@ -163,6 +163,34 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     expect(lines.filter((l) => l.startsWith('not ok'))).toEqual([]);
   });
 
+  it('counts them skipped in every format alike, as JUnit and TAP list them', async () => {
+    // Before, JUnit said 14 tests with 7 skipped, TAP planned 14, while JSON, text and github
+    // said 7 passed and nothing skipped: a dashboard reading JSON saw nothing left unchecked.
+    const junit = await cli(['check', FIXTURE, '-o', 'junit']);
+    const root = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" skipped="(\d+)"/.exec(
+      junit.stdout,
+    );
+    expect(root?.slice(1).map(Number)).toEqual([14, 0, 7]);
+    const tap = await cli(['check', FIXTURE, '-o', 'tap']);
+    const points = tap.stdout.split('\n').filter((l) => /^(not )?ok \d/.test(l));
+    expect(points).toHaveLength(14);
+    expect(points.filter((l) => / # SKIP/.test(l))).toHaveLength(7);
+    const json = JSON.parse((await cli(['check', FIXTURE, '-o', 'json'])).stdout) as {
+      passed: number;
+      failed: number;
+      skipped: number;
+      checks: { check: string; passed: number; failed: number; skipped: number }[];
+    };
+    expect([json.passed, json.failed, json.skipped]).toEqual([7, 0, 7]);
+    expect(json.checks.at(-1)).toEqual({ check: 'set aside', passed: 0, failed: 0, skipped: 7 });
+    expect(json.checks.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)).toBe(14);
+    const text = await cli(['check', FIXTURE]);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 7 skipped');
+    const github = await cli(['check', FIXTURE, '-o', 'github']);
+    expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 7 skipped');
+    for (const r of [junit, tap, text, github]) expect(r.code).toBe(0);
+  });
+
   it('fails a directory that holds only a chart, saying what was set aside', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
     try {

@@ -231,6 +231,27 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
   return { resources, files: files.size, valid, invalid, skipped, failedFiles };
 }
 
+/**
+ * The name of what the walk set aside, as a class of skipped cases: JUnit's suite, TAP's points,
+ * JSON's entry in `checks`.
+ */
+export const SET_ASIDE_CHECK = 'set aside';
+
+/**
+ * Passed, failed and skipped over a whole check, as every format counts them: the classes' cases,
+ * and each source the walk set aside (a Helm chart, a kustomization, a JSON file that is no
+ * manifest...) as one skipped, neither passed nor failed, as JUnit's `set aside` suite and TAP's
+ * `# SKIP` points list them.
+ */
+export function checkTotals(result: CheckResult): {
+  passed: number;
+  failed: number;
+  skipped: number;
+} {
+  const counts = totals(summarize(result));
+  return { ...counts, skipped: counts.skipped + (result.unrendered?.length ?? 0) };
+}
+
 /** Passed and failed cases over every class. */
 export function totals(summary: readonly ClassSummary[]): {
   passed: number;

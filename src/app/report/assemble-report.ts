@@ -8,7 +8,7 @@ import {
   isFailure,
   summarize,
   summarizeResources,
-  totals,
+  checkTotals,
   type CheckResult,
 } from '../check/check-result.js';
 import { traceLineage } from '../explain/resource-lineage.js';
@@ -86,7 +86,7 @@ export function assembleReport(input: ReportInput): ReportData {
         total: input.summaryText.total,
       },
       classes: summary,
-      ...totals(summary),
+      ...checkTotals(result),
       manifests: summarizeResources(result),
       ...(result.unrendered?.length ? { unrendered: result.unrendered } : {}),
       ...(report

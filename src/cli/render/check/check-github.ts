@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
+import { checkTotals, isFailure, type CheckResult } from '../../../app/check/check-result.js';
 import { formatPassed, listedUnrendered } from './check-text.js';
 import { ShownFindings } from './shown-findings.js';
 import { escapeControl, escapeControlLines } from '../escape-control.js';
@@ -68,7 +68,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
     ];
     out.push(`::notice ${props.join(',')}::${data(escapeControlLines(u.message))}`);
   }
-  out.push(formatPassed(totals(summarize(result))));
+  out.push(formatPassed(checkTotals(result)));
   return `${out.join('\n')}\n`;
 }
 

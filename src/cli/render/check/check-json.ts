@@ -1,8 +1,9 @@
 import {
   caseFailed,
+  checkTotals,
+  SET_ASIDE_CHECK,
   summarize,
   summarizeResources,
-  totals,
   type CheckCase,
   type CheckResult,
   type FailurePolicy,
@@ -10,16 +11,23 @@ import {
 
 /**
  * JSON: the summary per class, every case with its findings, and the totals; with `resources`,
- * the counts of the manifests read (which a run of scenarios has none of).
+ * the counts of the manifests read (which a run of scenarios has none of). What the walk set
+ * aside is counted skipped, in the totals and as a `set aside` entry of `checks`, as JUnit and
+ * TAP count it: `passed + failed + skipped` is JUnit's `tests` and TAP's plan.
  */
 export function renderCheckJson(result: CheckResult, { resources = true } = {}): string {
-  const summary = summarize(result);
+  const setAside = result.unrendered?.length ?? 0;
   return `${JSON.stringify(
     {
-      ...totals(summary),
+      ...checkTotals(result),
       strict: result.strict,
       ...(result.allowedWarnings ? { allowedWarnings: result.allowedWarnings } : {}),
-      checks: summary,
+      checks: [
+        ...summarize(result),
+        ...(setAside > 0
+          ? [{ check: SET_ASIDE_CHECK, passed: 0, failed: 0, skipped: setAside }]
+          : []),
+      ],
       ...(resources ? { resources: summarizeResources(result) } : {}),
       cases: result.cases.map((c) => jsonCase(c, result)),
       unrendered: result.unrendered ?? [],

@@ -1,10 +1,11 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import {
   caseFailed,
+  checkTotals,
   isFailure,
   isSkippedCase,
+  SET_ASIDE_CHECK,
   summarize,
-  totals,
   type CheckCase,
   type CheckResult,
 } from '../../../app/check/check-result.js';
@@ -50,13 +51,13 @@ const timeOfCases = (cases: readonly CheckCase[]): number =>
  */
 export function renderCheckJunit(result: CheckResult, title = 'cosi check'): string {
   const summary = summarize(result);
-  const { passed, failed: failures, skipped } = totals(summary);
+  const { passed, failed: failures, skipped } = checkTotals(result);
   const unrendered = result.unrendered ?? [];
-  const total = passed + failures + skipped + unrendered.length;
+  const total = passed + failures + skipped;
   const timed = result.cases.some((c) => c.durationMs !== undefined);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(title)}" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}"${timed ? time(timeOfCases(result.cases)) : ''}>`,
+    `<testsuites name="${xml(title)}" tests="${total}" failures="${failures}" skipped="${skipped}"${timed ? time(timeOfCases(result.cases)) : ''}>`,
   ];
   for (const s of summary) {
     for (const suite of suitesOf(
@@ -69,10 +70,10 @@ export function renderCheckJunit(result: CheckResult, title = 'cosi check'): str
   // What was set aside as not manifests (charts, kustomizations): skipped cases.
   if (unrendered.length > 0) {
     const n = unrendered.length;
-    out.push(`  <testsuite name="set aside" tests="${n}" failures="0" skipped="${n}">`);
+    out.push(`  <testsuite name="${SET_ASIDE_CHECK}" tests="${n}" failures="0" skipped="${n}">`);
     for (const u of unrendered) {
       out.push(
-        `    <testcase classname="set aside" name="${xml(u.path)}"><skipped message="${xml(u.message)}"/></testcase>`,
+        `    <testcase classname="${SET_ASIDE_CHECK}" name="${xml(u.path)}"><skipped message="${xml(u.message)}"/></testcase>`,
       );
     }
     out.push('  </testsuite>');

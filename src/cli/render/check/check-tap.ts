@@ -3,6 +3,7 @@ import {
   caseFailed,
   isFailure,
   isSkippedCase,
+  SET_ASIDE_CHECK,
   type CheckResult,
 } from '../../../app/check/check-result.js';
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
@@ -38,7 +39,7 @@ export function renderCheckTap(result: CheckResult): string {
   });
   // What was set aside as not manifests (charts, kustomizations): skipped points.
   unrendered.forEach((u, i) => {
-    const point = `ok ${result.cases.length + i + 1} - ${tapDescription(`set aside: ${u.path}`)}`;
+    const point = `ok ${result.cases.length + i + 1} - ${tapDescription(`${SET_ASIDE_CHECK}: ${u.path}`)}`;
     out.push(`${point} # SKIP ${tapDescription(u.message)}`);
   });
   return `${out.join('\n')}\n`;

@@ -16,7 +16,7 @@ import {
   summarize,
   summarizeResources,
   summarizeScenarios,
-  totals,
+  checkTotals,
   type CheckResult,
   type ResourceSummary,
 } from '../../../app/check/check-result.js';
@@ -100,7 +100,7 @@ export function checkSummaryText(result: CheckResult): CheckSummaryText {
           `scenarios: ${formatPassed(summarizeScenarios(result))} (steps: ${formatPassed(s)})`
         : `${s.check}: ${formatPassed(s)}`,
   );
-  const counts = totals(summary);
+  const counts = checkTotals(result);
   return {
     notes: missing === undefined ? [] : [escapeControl(missing)],
     lines,
