@@ -1,4 +1,5 @@
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { STARTER_FILES } from '../../src/app/init/starter-files.js';
 import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
 import { parseCompilerOutput, typecheckConfig } from '../../src/app/check/typecheck-config.js';
 import { cli, REPO } from './run-cli.js';
+import { waitFor } from '../support/wait-for.js';
 
 let dir: string;
 
@@ -54,6 +56,19 @@ async function plantTypeError(): Promise<number> {
   expect(planted).not.toBe(text);
   await writeFile(config, planted);
   return planted.split('\n').findIndex((l) => l.includes('replicas = app.spec.image;')) + 1;
+}
+
+/** A `typescript` package of the project's whose `tsc` is `script`. */
+async function fakeCompiler(script: string): Promise<void> {
+  await starterProject({ typescript: false });
+  const root = path.join(dir, 'node_modules/typescript');
+  await mkdir(path.join(root, 'bin'), { recursive: true });
+  await writeFile(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'typescript', version: '0.0.0-fake', bin: { tsc: './bin/tsc' } }),
+  );
+  await writeFile(path.join(root, 'bin/tsc'), script);
+  await chmod(path.join(root, 'bin/tsc'), 0o755);
 }
 
 beforeEach(async () => {
@@ -205,19 +220,6 @@ describe('cosi check --typecheck without a usable compiler', { timeout: 120_000 
     expect(check.code).toBe(1);
   });
 
-  /** A `typescript` package of the project's whose `tsc` is `script`. */
-  async function fakeCompiler(script: string): Promise<void> {
-    await starterProject({ typescript: false });
-    const root = path.join(dir, 'node_modules/typescript');
-    await mkdir(path.join(root, 'bin'), { recursive: true });
-    await writeFile(
-      path.join(root, 'package.json'),
-      JSON.stringify({ name: 'typescript', version: '0.0.0-fake', bin: { tsc: './bin/tsc' } }),
-    );
-    await writeFile(path.join(root, 'bin/tsc'), script);
-    await chmod(path.join(root, 'bin/tsc'), 0o755);
-  }
-
   it('stops a compiler that does not finish in time, and says so', async () => {
     await fakeCompiler('setInterval(() => {}, 1000);\n');
     const types = await typecheckConfig(path.join(dir, 'cosi.config.ts'), dir, { waitMs: 300 });
@@ -239,6 +241,64 @@ describe('cosi check --typecheck without a usable compiler', { timeout: 120_000 
     );
     expect(check.code).toBe(1);
   });
+});
+
+/** Whether process `pid` is still running (a zombie is not: it has ended, unreaped). */
+async function running(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+describe('cosi check --typecheck stopped by a signal', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s stops the compiler and removes the tsconfig it wrote beside the project',
+    { timeout: 120_000 },
+    async (signal) => {
+      // A compiler that says where it is, then never finishes.
+      await fakeCompiler(
+        "require('node:fs').writeFileSync(require('node:path').join(__dirname, '../../../tsc.pid'), String(process.pid));\n" +
+          'setInterval(() => {}, 1000);\n',
+      );
+      const cosi = spawn(
+        process.execPath,
+        [path.join(REPO, 'bin/cosi.js'), 'check', '--typecheck'],
+        {
+          cwd: dir,
+          stdio: 'ignore',
+        },
+      );
+      const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+        cosi.once('exit', (code, killedBy) => resolve(killedBy ?? code)),
+      );
+      let pid: number | undefined;
+      try {
+        pid = Number(
+          await waitFor(
+            () => readFile(path.join(dir, 'tsc.pid'), 'utf8'),
+            60_000,
+            'the compiler to start',
+          ),
+        );
+        expect((await readdir(dir)).some((f) => f.startsWith('.cosi-typecheck-'))).toBe(true);
+        cosi.kill(signal);
+        expect(await exited).toBe(signal);
+        // Before, the compiler ran on, adopted by init, and its tsconfig stayed in the project.
+        await waitFor(async () => !(await running(pid ?? 0)), 20_000, 'the compiler to stop');
+        await waitFor(
+          async () => !(await readdir(dir)).some((f) => f.startsWith('.cosi-typecheck-')),
+          20_000,
+          'the generated tsconfig to be removed',
+        );
+      } finally {
+        cosi.kill('SIGKILL');
+        if (pid !== undefined && (await running(pid))) process.kill(pid, 'SIGKILL');
+      }
+    },
+  );
 });
 
 describe('parseCompilerOutput', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import type { Finding } from '../../loaders/finding.js';
 import { displayPath } from '../display-path.js';
 import { formatDuration } from '../format-duration.js';
 import type { CheckCase, CheckCode } from './check-result.js';
+import { spawnTethered } from './tethered-process.js';
 
 /** How to get the compiler, said when the project has none. */
 export const TYPESCRIPT_MISSING =
@@ -231,15 +231,18 @@ type CompilerRun =
 /** Runs `tsc --project` on the generated project, in its directory, for at most `waitMs`. */
 function runCompiler(tsc: string, project: RootProject, waitMs: number): Promise<CompilerRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, '--project', project.file, '--pretty', 'false'], {
+    // Tethered: a cosi stopped by a signal (Ctrl-C, SIGTERM) stops the compiler too and removes
+    // the tsconfig written beside the project's, which a plain child left running, and in place.
+    const { child, stop } = spawnTethered({
+      args: [tsc, '--project', project.file, '--pretty', 'false'],
       cwd: project.directory,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      cleanup: project.cleanup,
     });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      stop();
       resolve({ kind: 'timeout', waitedMs: waitMs });
     }, waitMs);
     child.once('error', (error) => {
