@@ -87,7 +87,8 @@ Examples:
   cosi check --each clusters/*/   # each environment a world of its own, one report
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge,
-70 cosi itself failed (a bug, out of memory).`,
+70 cosi itself failed (a bug, out of memory), 130 / 143 stopped by Ctrl-C / SIGTERM (no report
+is written: an empty report.xml, never a passing one).`,
     );
   return command;
 }
