@@ -5,6 +5,7 @@ import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { QueueMetricsSink } from '../engine/runtime/queue-metrics.js';
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
+import type { NamedOwner } from '../engine/state/apply-over.js';
 import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -89,13 +90,20 @@ export interface ServeProjectOptions
 
 /** The set of resources `cosi run` applied last, kept in the state (see `EtcdState`). */
 export interface AppliedSetStore {
-  /** What the last run applied, with the label and annotation keys of its manifests. */
+  /**
+   * What the last run applied, with the label and annotation keys of its manifests and the
+   * owners their owner references named.
+   */
   readAppliedSet(): Promise<readonly AppliedEntry[] | undefined>;
-  /** Records what this run applied: pointers, labels and annotations (their keys are kept). */
+  /**
+   * Records what this run applied: pointers, labels and annotations (their keys are kept), owner
+   * references (the owners they name are kept).
+   */
   writeAppliedSet(
     applied: readonly (Pointer & {
       readonly labels?: Readonly<Record<string, string>>;
       readonly annotations?: Readonly<Record<string, string>>;
+      readonly ownerReferences?: readonly NamedOwner[];
     })[],
   ): Promise<void>;
 }

@@ -1,9 +1,8 @@
 import { compareStrings } from '../engine/compare-strings.js';
 import { pointerKey } from '../engine/resource/pointer.js';
 import { deepEqual } from '../engine/resource/plain-data.js';
-import type { OwnerReference } from '../engine/resource/metadata.js';
 import type { AnyResource, Resource } from '../engine/resource/resource.js';
-import { applyOver } from '../engine/state/apply-over.js';
+import { applyOver, applyOwnersOver } from '../engine/state/apply-over.js';
 import type { LastApplied } from '../engine/state/resource-applier.js';
 
 /** What applying the manifests would do to one resource of the state. */
@@ -54,9 +53,10 @@ export interface KubernetesIdentity {
 /**
  * What applying `desired` (the manifests' resources) to a state holding `live` would change, as
  * `cosi run` applies them (`ResourceApplier`): a resource the state lacks is created, one whose
- * spec, labels or annotations differ is changed (the other metadata is the state's own; labels,
- * annotations and a `status` that the live resource has and the manifest never set are kept,
- * as the applier keeps them: see `applyOver`), and a
+ * spec, labels, annotations or owner references differ is changed (the other metadata is the
+ * state's own; labels, annotations, owner references and a `status` that the live resource has
+ * and the manifest never set are kept, as the applier keeps them: see `applyOver` and
+ * `applyOwnersOver`), and a
  * manifest's resource (no owner) that the manifests no longer have is removed (given the set
  * `cosi run` applied last, only one of those: what it prunes). Controllers'
  * outputs (an owner) and resources already tearing down are never removed by an apply: they
@@ -77,8 +77,9 @@ export function diffAgainstState(
      */
     readonly keptSpecFields?: (type: string) => readonly string[];
     /**
-     * The labels and annotations the last `cosi run` applied from each resource's manifest, by
-     * pointer key (its applied set): those a manifest dropped since are shown removed.
+     * The labels and annotations the last `cosi run` applied from each resource's manifest, and
+     * the owners its owner references named, by pointer key (its applied set): those a manifest
+     * dropped since are shown removed.
      */
     readonly lastApplied?: (key: string) => LastApplied | undefined;
   } = {},
@@ -106,7 +107,12 @@ export function diffAgainstState(
         ...resource.metadata,
         labels: written.labels,
         annotations: written.annotations,
-        ownerReferences: appliedOwnerReferences(current, resource),
+        ownerReferences:
+          applyOwnersOver(
+            current.metadata.ownerReferences,
+            resource.metadata.ownerReferences,
+            last?.ownerReferences,
+          ) ?? current.metadata.ownerReferences,
       },
       spec: written.spec,
     } as AnyResource;
@@ -152,20 +158,6 @@ function sameContent(a: AnyResource, b: AnyResource): boolean {
     deepEqual(a.metadata.annotations, b.metadata.annotations) &&
     deepEqual(a.metadata.ownerReferences, b.metadata.ownerReferences)
   );
-}
-
-/**
- * The owner references `cosi run` leaves on `live` applying `manifest` (`ResourceApplier`): the
- * manifest's own replace the live ones that name the same owner, others (a controller's) stay. A
- * reference a manifest dropped stays too: the applied set does not record them.
- */
-function appliedOwnerReferences(live: AnyResource, manifest: AnyResource): OwnerReference[] {
-  const owners = manifest.metadata.ownerReferences;
-  const kept = live.metadata.ownerReferences.map((r) => ({ ...r }));
-  if (owners.length === 0) return kept;
-  const named = (r: OwnerReference): string => `${r.type}/${r.id}`;
-  const written = new Set(owners.map(named));
-  return [...kept.filter((r) => !written.has(named(r))), ...owners.map((r) => ({ ...r }))];
 }
 
 function fieldsOf(resource: AnyResource): {

@@ -1,6 +1,7 @@
 import type { Etcd3 } from 'etcd3';
 import { compareStrings } from '../engine/compare-strings.js';
 import type { Pointer } from '../engine/resource/pointer.js';
+import type { NamedOwner } from '../engine/state/apply-over.js';
 import type { AppliedEntry } from '../engine/state/resource-applier.js';
 import type { CountedKv, EtcdConnection } from './etcd-connection.js';
 import type { KeyLayout } from './key-layout.js';
@@ -8,11 +9,22 @@ import type { KeyLayout } from './key-layout.js';
 /** The key (under the prefix) of the set of resources `cosi run` applied: chunks `.0000`, ... */
 const APPLIED_SET = 'applied-set';
 
-/** What the applied set records of a resource: its pointer, and its manifest's label keys. */
+/**
+ * What the applied set records of a resource: its pointer, its manifest's label and annotation
+ * keys, and the owners its manifest's owner references name.
+ */
 export interface AppliedMetadata extends Pointer {
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
+  readonly ownerReferences?: readonly NamedOwner[];
 }
+
+/**
+ * One resource in a chunk: `[namespace, type, id]`, then (when its manifest set any) the keys of
+ * its labels and annotations, then (when it named any) its owners as `[type, id]`. Entries of an
+ * earlier version stop sooner.
+ */
+type RecordedEntry = [string, string, string, string[]?, string[]?, [string, string][]?];
 const APPLIED_CHUNK = /^applied-set\.\d{4}$/;
 const APPLIED_CHUNK_BYTES = 1024 * 1024;
 
@@ -48,16 +60,22 @@ export class AppliedSetRecord {
     if (chunks.length === 0) return undefined;
     const entries: AppliedEntry[] = [];
     for (const { value } of chunks) {
-      // [namespace, type, id], then the keys of the labels and annotations its manifest set
-      // (written since they are kept: an entry of an earlier version has none).
-      const parsed = JSON.parse(value) as [string, string, string, string[]?, string[]?][];
-      for (const [namespace, type, id, labels, annotations] of parsed) {
+      const parsed = JSON.parse(value) as RecordedEntry[];
+      for (const [namespace, type, id, labels, annotations, owners] of parsed) {
         entries.push({
           namespace,
           type,
           id,
           ...(Array.isArray(labels) ? { labels } : {}),
           ...(Array.isArray(annotations) ? { annotations } : {}),
+          ...(Array.isArray(owners)
+            ? {
+                ownerReferences: owners.map(([ownerType, ownerId]) => ({
+                  type: ownerType,
+                  id: ownerId,
+                })),
+              }
+            : {}),
         });
       }
     }
@@ -68,7 +86,8 @@ export class AppliedSetRecord {
    * Records the resources `cosi run` applied from its manifests (as kubectl's ApplySet keeps the
    * set an apply owns): the next run on this state prunes those its manifests no longer have,
    * and `cosi diff` shows them as removals. With each, the keys of the labels and annotations
-   * its manifest set: the next run removes those its manifest dropped and keeps a controller's. Kept beside the resources under the prefix, in
+   * its manifest set and the owners its owner references named: the next run removes those its
+   * manifest dropped and keeps a controller's. Kept beside the resources under the prefix, in
    * chunks of at most 1 MiB (a request's limit is 1.5 MiB); chunks of a larger set before are
    * deleted.
    */
@@ -78,13 +97,7 @@ export class AppliedSetRecord {
     let chunk: string[] = [];
     let bytes = 0;
     for (const p of applied) {
-      const labels = Object.keys(p.labels ?? {});
-      const annotations = Object.keys(p.annotations ?? {});
-      const entry = JSON.stringify(
-        labels.length + annotations.length === 0
-          ? [p.namespace, p.type, p.id]
-          : [p.namespace, p.type, p.id, labels, annotations],
-      );
+      const entry = JSON.stringify(recordedEntry(p));
       if (chunk.length > 0 && bytes + entry.length > APPLIED_CHUNK_BYTES) {
         chunks.push(`[${chunk.join(',')}]`);
         chunk = [];
@@ -119,4 +132,16 @@ export class AppliedSetRecord {
   async #track<T>(request: Promise<T>): Promise<T> {
     return this.#connection.track(request);
   }
+}
+
+/** How an applied resource is recorded: as short as what its manifest set allows. */
+function recordedEntry(p: AppliedMetadata): RecordedEntry {
+  const labels = Object.keys(p.labels ?? {});
+  const annotations = Object.keys(p.annotations ?? {});
+  const owners = (p.ownerReferences ?? []).map((r): [string, string] => [r.type, r.id]);
+  if (owners.length > 0) return [p.namespace, p.type, p.id, labels, annotations, owners];
+  if (labels.length + annotations.length > 0) {
+    return [p.namespace, p.type, p.id, labels, annotations];
+  }
+  return [p.namespace, p.type, p.id];
 }

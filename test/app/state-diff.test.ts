@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { diffAgainstState } from '../../src/app/state-diff.js';
+import { pointerKey } from '../../src/engine/resource/pointer.js';
 import { newResource, type Resource } from '../../src/engine/resource/resource.js';
 import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
 import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
@@ -60,6 +61,45 @@ describe('diffAgainstState', () => {
       removes: false,
     });
     expect(changes.map((c) => [c.action, c.id])).toEqual([['change', 'spec-edit']]);
+  });
+
+  it("shows an owner reference the last run's manifest named and this one dropped as removed, and keeps a controller's", async () => {
+    const state = createInMemoryState();
+    const owned = (...ids: string[]) =>
+      newResource(
+        { namespace: 'default', type: 'VMs.example.org', id: 'web' },
+        { cpus: 1 },
+        {
+          ownerReferences: ids.map((id) => ({ type: 'Hosts.example.org', id })),
+        },
+      );
+    await state.create(owned('node-a', 'by-controller'));
+    const live = (await takeSnapshot(state)).resources;
+    const key = pointerKey(owned().metadata);
+    const recorded = { labels: {}, annotations: {} };
+    // Not recorded (an applied set of an earlier version): a new run keeps both, no change.
+    expect(diffAgainstState([owned()], live, { lastApplied: () => undefined })).toEqual([]);
+    // The last run's manifest named node-a: it goes; the controller's stays.
+    const [change] = diffAgainstState([owned()], live, {
+      lastApplied: (k) =>
+        k === key
+          ? { ...recorded, ownerReferences: [{ type: 'Hosts.example.org', id: 'node-a' }] }
+          : undefined,
+    });
+    expect(change).toMatchObject({
+      action: 'change',
+      live: {
+        metadata: {
+          ownerReferences: [
+            { type: 'Hosts.example.org', id: 'node-a' },
+            { type: 'Hosts.example.org', id: 'by-controller' },
+          ],
+        },
+      },
+      desired: {
+        metadata: { ownerReferences: [{ type: 'Hosts.example.org', id: 'by-controller' }] },
+      },
+    });
   });
 });
 

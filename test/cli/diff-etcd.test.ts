@@ -77,7 +77,7 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     }
   }
 
-  it("shows a manifest's edited owner reference, which run applies, and not one it dropped, which run keeps", async () => {
+  it("shows a manifest's edited owner reference and one it dropped, which a new run applies and removes", async () => {
     const project = path.join(dir, 'owned');
     await mkdir(project);
     const manifest = path.join(project, 'configmaps.yaml');
@@ -121,9 +121,23 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     await applyAll();
     expect(await diff()).toMatchObject({ code: 0, stdout: '' });
 
-    // Dropped from the manifest: a new run keeps it (the applied set does not record owner
-    // references), and diff says so, as docs/etcd.md does.
+    // Dropped from the manifest: the applied set recorded the owner the last run's manifest
+    // named, so diff shows the reference going and a new run removes it.
     await writeFile(manifest, child(''));
+    const dropped = await diff();
+    expect(dropped.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toMatch(
+      /\n- {2}ownerReferences:\n- {4}- apiVersion: v1\n- {6}kind: ConfigMap\n/,
+    );
+    await applyAll();
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      const stored = (await takeSnapshot(state)).resources.find((r) => r.metadata.id === 'child');
+      expect(stored?.metadata.ownerReferences).toEqual([]);
+    } finally {
+      await state.close();
+    }
     expect(await diff()).toMatchObject({ code: 0, stdout: '' });
   });
 

@@ -10,6 +10,7 @@ import {
   ALL_NAMESPACES,
   type EtcdState,
   type Kind,
+  type OwnerReference,
   type Pointer,
   type Resource,
   type StateEvent,
@@ -96,18 +97,28 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect((await state.list(LAMPS)).map((r) => r.metadata.id)).toEqual(['porch']);
   });
 
-  it('keeps the applied set with the label and annotation keys of each manifest', async () => {
+  it('keeps the applied set with the label and annotation keys and the owners of each manifest', async () => {
     const state = open(freshPrefix());
     expect(await state.readAppliedSet()).toBeUndefined();
+    const owner = { type: 'Switches.lights.cosi.dev', id: 'hall/1' };
+    // As a manifest's metadata has it: only the owner it names is recorded.
+    const reference: OwnerReference = { ...owner, controller: true };
     await state.writeAppliedSet([
       { ...lamp('a'), labels: { team: 'x' }, annotations: { note: 'y' } },
-      { ...lamp('b'), labels: {}, annotations: {} },
+      { ...lamp('b'), labels: {}, annotations: {}, ownerReferences: [] },
       lamp('c'),
+      {
+        ...lamp('d'),
+        labels: {},
+        annotations: {},
+        ownerReferences: [reference],
+      },
     ]);
     expect(await state.readAppliedSet()).toEqual([
       { ...lamp('a'), labels: ['team'], annotations: ['note'] },
       lamp('b'),
       lamp('c'),
+      { ...lamp('d'), labels: [], annotations: [], ownerReferences: [owner] },
     ]);
   });
 

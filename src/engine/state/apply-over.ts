@@ -6,6 +6,7 @@
  * nothing when the manifests did not change, and `cosi diff` shows no change there.
  */
 
+import type { OwnerReference } from '../resource/metadata.js';
 import { defineOwn, isRecord } from '../resource/plain-data.js';
 
 /** The part of a resource an apply writes. */
@@ -86,4 +87,26 @@ function mergeSpec(
     defineOwn(out, field, live[field]);
   }
   return out ?? manifest;
+}
+
+/** An owner reference as an apply keys it: the owner it names (kubectl's kind and name). */
+export type NamedOwner = Pick<OwnerReference, 'type' | 'id'>;
+
+/**
+ * The owner references that applying a manifest naming `manifest` leaves on a resource holding
+ * `live`, as `kubectl apply` leaves them (by the owner they name): the manifest's replace the
+ * live ones naming the same owner; those `lastApplied` (what the last apply of this manifest
+ * named, when known) named and the manifest no longer does are removed; the others (a
+ * controller's) stay. `undefined` when the apply does not touch them (nothing named either time).
+ */
+export function applyOwnersOver(
+  live: readonly OwnerReference[],
+  manifest: readonly OwnerReference[],
+  lastApplied: readonly NamedOwner[] | undefined,
+): OwnerReference[] | undefined {
+  const dropped = lastApplied ?? [];
+  if (manifest.length === 0 && dropped.length === 0) return undefined;
+  const named = (r: NamedOwner): string => `${r.type}/${r.id}`;
+  const written = new Set([...manifest, ...dropped].map(named));
+  return [...live.filter((r) => !written.has(named(r))), ...manifest].map((r) => ({ ...r }));
 }

@@ -2,8 +2,7 @@ import { pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 import { isDestroyReady, resourceEqual, type Draft, type Resource } from '../resource/resource.js';
 import { isConflict, isNotFound } from '../errors.js';
 import type { State } from './state.js';
-import { applyOver } from './apply-over.js';
-import type { OwnerReference } from '../resource/metadata.js';
+import { applyOver, applyOwnersOver, type NamedOwner } from './apply-over.js';
 
 /** A resource to apply, with a stable key (its pointer key) to diff by. */
 export interface KeyedResource {
@@ -13,12 +12,14 @@ export interface KeyedResource {
 
 /**
  * A resource an earlier apply wrote from its manifest (a run's applied set): its pointer, and
- * the keys of the labels and annotations that manifest set, when recorded. An apply over it
- * removes those the manifest no longer has, and keeps the others (a controller's).
+ * the keys of the labels and annotations that manifest set and the owners its owner references
+ * named, when recorded. An apply over it removes those the manifest no longer has, and keeps the
+ * others (a controller's).
  */
 export interface AppliedEntry extends Pointer {
   readonly labels?: readonly string[];
   readonly annotations?: readonly string[];
+  readonly ownerReferences?: readonly NamedOwner[];
 }
 
 /** What an apply changed, by key. */
@@ -331,10 +332,12 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    * created straight away, and looked up only when that finds it there, rather than looked up
    * first, which costs a not-found error per new resource.
    *
-   * An update writes over the live resource as `kubectl apply` does ({@link applyOver}): labels,
-   * annotations and (for some types) status fields a controller added and the manifest never had
-   * are kept, so re-applying unchanged manifests in a new process writes nothing. Those the
-   * `before` manifest (this applier's last apply of it) set and this one dropped are removed.
+   * An update writes over the live resource as `kubectl apply` does ({@link applyOver},
+   * {@link applyOwnersOver}): labels, annotations, owner references and (for some types) status
+   * fields a controller added and the manifest never had are kept, so re-applying unchanged
+   * manifests in a new process writes nothing. Those the `before` manifest (this applier's last
+   * apply of it, or the applied set's record of an earlier run's) set and this one dropped are
+   * removed.
    */
   async #write(
     resource: Draft,
@@ -388,19 +391,13 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
         draft.spec = next.spec;
         draft.metadata.labels = { ...next.labels };
         draft.metadata.annotations = { ...next.annotations };
-        const owners = resource.metadata.ownerReferences;
-        const dropped = before?.ownerReferences ?? [];
-        if (owners.length > 0 || dropped.length > 0) {
-          // A manifest's owner references (kubectl's, by kind and name): its own replace the
-          // live ones that name the same owner, and those its last apply wrote and it no longer
-          // does go; others' (a controller's) stay.
-          const named = (r: OwnerReference) => `${r.type}/${r.id}`;
-          const written = new Set([...owners, ...dropped].map(named));
-          draft.metadata.ownerReferences = [
-            ...draft.metadata.ownerReferences.filter((r) => !written.has(named(r))),
-            ...owners.map((r) => ({ ...r })),
-          ];
-        }
+        // A manifest's owner references: those its last apply wrote and it dropped go.
+        const owners = applyOwnersOver(
+          draft.metadata.ownerReferences,
+          resource.metadata.ownerReferences,
+          before?.ownerReferences,
+        );
+        if (owners !== undefined) draft.metadata.ownerReferences = owners;
       },
       { expectedPhase: 'any' },
     );
@@ -439,20 +436,32 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   }
 }
 
-/** The labels and annotations an earlier apply set (only their keys matter). */
+/**
+ * The labels and annotations an earlier apply set (only their keys matter), and the owners its
+ * owner references named.
+ */
 export interface LastApplied {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
-  /** The owner references the manifest named (known to this applier only, not recorded). */
-  readonly ownerReferences?: readonly OwnerReference[];
+  readonly ownerReferences?: readonly NamedOwner[];
 }
 
 /** What an applied-set entry recorded of its apply, when it recorded it. */
 export function appliedKeys(entry: AppliedEntry | undefined): LastApplied | undefined {
-  if (entry?.labels === undefined && entry?.annotations === undefined) return undefined;
+  if (
+    entry?.labels === undefined &&
+    entry?.annotations === undefined &&
+    entry?.ownerReferences === undefined
+  ) {
+    return undefined;
+  }
   const record = (keys: readonly string[] | undefined): Record<string, string> =>
     Object.fromEntries((keys ?? []).map((key) => [key, '']));
-  return { labels: record(entry.labels), annotations: record(entry.annotations) };
+  return {
+    labels: record(entry.labels),
+    annotations: record(entry.annotations),
+    ...(entry.ownerReferences === undefined ? {} : { ownerReferences: entry.ownerReferences }),
+  };
 }
 
 function sameContent(a: Draft, b: Draft): boolean {

@@ -373,6 +373,40 @@ describe('the resource applier by groups', () => {
     });
   });
 
+  it("a new applier given the owners an earlier apply's manifest named (its applied set) removes those it dropped or changed, and keeps a controller's", async () => {
+    const state = createInMemoryState();
+    const withOwners = (...ids: string[]): KeyedResource => {
+      const item = keyed('a', '1');
+      item.resource.metadata.ownerReferences = ids.map((id) => ({
+        type: 'Owners.test.cosi.dev',
+        id,
+        controller: id === 'x',
+      }));
+      return item;
+    };
+    await new ResourceApplier(state).apply([withOwners('x', 'y')]);
+    await state.updateWithConflicts(Note.pointer('a'), (draft) => {
+      draft.metadata.ownerReferences.push({ type: 'Others.test.cosi.dev', id: 'o' });
+    });
+    // The next process: the manifest dropped `y` and names `z` instead of `x` now.
+    const again = new ResourceApplier(state);
+    again.adopt([
+      {
+        ...Note.pointer('a'),
+        ownerReferences: [
+          { type: 'Owners.test.cosi.dev', id: 'x' },
+          { type: 'Owners.test.cosi.dev', id: 'y' },
+        ],
+      },
+    ]);
+    const result = await again.apply([withOwners('z')]);
+    expect(result.updated).toEqual([keyed('a', '1').key]);
+    expect((await state.get(Note.pointer('a'))).metadata.ownerReferences).toEqual([
+      { type: 'Others.test.cosi.dev', id: 'o' },
+      { type: 'Owners.test.cosi.dev', id: 'z', controller: false },
+    ]);
+  });
+
   it("keeps what a controller added to a manifest's resource: a new applier over that state writes nothing", async () => {
     // A kro instance: its controller labels it and writes its status into the spec.
     interface InstanceSpec {
