@@ -123,6 +123,21 @@ describe('formatChangeDiff', () => {
     expect(text).toContain('\n-  cpus: 1\n+  cpus: 2\n+  note: ');
   });
 
+  it('quotes a string a YAML 1.1 reader (kubectl) takes for something else, as cosi get -o yaml does', async () => {
+    const state = createInMemoryState();
+    await state.create(vm('web', { cpus: 1, power: 'no' }));
+    const live = (await takeSnapshot(state)).resources;
+    const desired = newResource(
+      { namespace: 'default', type: 'VMs.example.org', id: 'web' },
+      { cpus: 1, power: 'on' },
+      { annotations: { keep: 'yes' } },
+    );
+    const [change] = diffAgainstState([desired], live);
+    const text = formatChangeDiff(change!, plain);
+    expect(text).toContain('\n+  annotations:\n+    keep: "yes"\n');
+    expect(text).toContain('\n-  power: "no"\n+  power: "on"\n');
+  });
+
   it("shows no change for what a controller added that the manifest never set (labels, a Kubernetes kind's status)", async () => {
     const state = createInMemoryState();
     const instance = (spec: unknown, labels: Record<string, string> = {}) =>

@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { structuredPatch } from 'diff';
-import { stringify } from 'yaml';
 import type {
   AppliedContent,
   DiffAction,
   KubernetesIdentity,
   ResourceChange,
 } from '../../app/state-diff.js';
+import { outputYaml } from '../../app/output-yaml.js';
 import { escapeControl } from './escape-control.js';
 
 /** One change as `cosi diff -o json` lists it: `diff` is its unified diff, uncolored. */
@@ -36,7 +36,7 @@ function toYaml(
 ): string {
   if (content === undefined) return '';
   const shown = kubernetes === undefined ? content : kubernetesObject(content, kubernetes);
-  return stringify(shown, { lineWidth: 0, aliasDuplicateObjects: false });
+  return outputYaml(shown);
 }
 
 /**
