@@ -66,17 +66,27 @@ export class ProjectSession {
    * changed when `onlyChanged` and the edit says which (a watch round's partial read), else the
    * whole load. Manifests it drops are torn down, and destroyed by the next {@link converge}.
    * With `wallTime`, the simulated clock first moves on to the wall clock's time, so that the
-   * edit is stamped with the time it was made, not with the previous round's.
+   * edit is stamped with the time it was made, not with the previous round's. `retained`: keys of
+   * the manifests' resources left out of a whole load because they cannot be applied (too large
+   * for the state): left as the state holds them, not torn down (see `ResourceApplier.apply`).
    */
   applyEdit(
     edit: ManifestEdit,
-    { onlyChanged = false, wallTime = false } = {},
+    {
+      onlyChanged = false,
+      wallTime = false,
+      retained,
+    }: {
+      onlyChanged?: boolean;
+      wallTime?: boolean;
+      retained?: ReadonlySet<string>;
+    } = {},
   ): Promise<ApplyResult> {
     if (wallTime) this.#toWallTime();
     const { applier } = this.project;
     return onlyChanged && edit.changes
       ? applier.applyGroups(edit.changes)
-      : applier.apply(edit.resources);
+      : applier.apply(edit.resources, retained === undefined ? {} : { retained });
   }
 
   /**

@@ -259,7 +259,7 @@ export async function serveProject(
   const apply = async (
     load: ReadResult,
   ): Promise<{ applied: ApplyCounts; skipped: readonly Finding[] }> => {
-    const { fitting, skipped } = splitOversized(load.resources, options.maxRequestBytes);
+    const { fitting, skipped, oversized } = splitOversized(load.resources, options.maxRequestBytes);
     const { appliedSet } = options;
     if (appliedSet !== undefined && !adopted) {
       // What an earlier run applied: those these manifests dropped are pruned by this apply.
@@ -268,9 +268,12 @@ export async function serveProject(
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await session.applyEdit({ resources: fitting });
+        // One too large to apply now stays as the state holds it (as applied before): not removed.
+        const retained = new Set(oversized.map((r) => r.key));
+        const result = await session.applyEdit({ resources: fitting }, { retained });
         scheduleReleases();
-        await appliedSet?.writeAppliedSet(fitting.map((r) => r.resource.metadata));
+        const kept = [...retained].flatMap((key) => applier.lastApplied(key) ?? []);
+        await appliedSet?.writeAppliedSet([...fitting.map((r) => r.resource.metadata), ...kept]);
         return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
         if (!isConflict(error) || attempt >= APPLY_ATTEMPTS) throw error;
@@ -429,9 +432,12 @@ const REQUEST_OVERHEAD_BYTES = 16 * 1024;
 function splitOversized(
   resources: readonly ManifestResource[],
   maxRequestBytes: number | undefined,
-): { fitting: ManifestResource[]; skipped: Finding[] } {
-  if (maxRequestBytes === undefined) return { fitting: [...resources], skipped: [] };
+): { fitting: ManifestResource[]; oversized: ManifestResource[]; skipped: Finding[] } {
+  if (maxRequestBytes === undefined) {
+    return { fitting: [...resources], oversized: [], skipped: [] };
+  }
   const fitting: ManifestResource[] = [];
+  const oversized: ManifestResource[] = [];
   const skipped: Finding[] = [];
   for (const loaded of resources) {
     const { metadata, spec } = loaded.resource;
@@ -440,6 +446,7 @@ function splitOversized(
       fitting.push(loaded);
       continue;
     }
+    oversized.push(loaded);
     skipped.push(
       createFinding({
         code: 'too-large-for-state',
@@ -451,7 +458,7 @@ function splitOversized(
       }),
     );
   }
-  return { fitting, skipped };
+  return { fitting, oversized, skipped };
 }
 
 function counts(resources: number, result: ApplyResult): ApplyCounts {

@@ -188,6 +188,50 @@ describe.skipIf(!etcdAvailable)("run with a resource over etcd's request limit",
     expect(keys.some((key) => key.endsWith('/r/web-1'))).toBe(true);
     expect(keys.some((key) => key.endsWith('/r/big'))).toBe(false);
   }, 60_000);
+
+  it('one that grows over it keeps its last applied version, in this run and the next; once its manifest goes, a run prunes it', async () => {
+    const project = await mkdtemp(path.join(tmpdir(), 'cosi-too-large-grown-'));
+    try {
+      await cp(path.join(REPO, 'fixtures/vm-network'), project, { recursive: true });
+      const big = path.join(project, 'big.yaml');
+      const vm = (image: string): string =>
+        `metadata: { type: vm, id: big }\nspec: { cpus: 1, image: ${image}, host: node-a }\n`;
+      const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/too-large-grown`;
+      const stored = async (): Promise<string | null> => {
+        const keys = await etcd.client.getAll().prefix('/too-large-grown/').keys();
+        const key = keys.find((k) => k.includes('/VMs.example.org/') && k.endsWith('/r/big'));
+        return key === undefined ? null : etcd.client.get(key).string();
+      };
+      await writeFile(big, vm('alpine'));
+      p = spawnCosi(['run', '-f', project, '--state', url, '--watch']);
+      await p.waitForLine(/applied 6 resources \(6 created/);
+      // Grown over the limit while running: not applied, and the one applied before stays.
+      await writeFile(big, vm('x'.repeat(1_600_000)));
+      await p.waitForLine(/1 resource not applied: too large for the state/);
+      expect(p.stderr()).toMatch(/applied 5 resources \(0 created, 0 updated, 0 removed\)/);
+      expect(await stored()).toContain('"image":"alpine"');
+      p.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+
+      // The next run, on the same manifests, leaves it too (the applied set still has it).
+      p = spawnCosi(['run', '-f', project, '--state', url]);
+      await p.waitForLine(/1 resource not applied: too large for the state/);
+      expect(p.stderr()).toMatch(/applied 5 resources \(0 created, 0 updated, 0 removed\)/);
+      expect(await stored()).toContain('"image":"alpine"');
+      p.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+
+      // Its manifest gone: the next run prunes it, as any resource the last run applied.
+      await rm(big);
+      p = spawnCosi(['run', '-f', project, '--state', url]);
+      await p.waitForLine(/applied 5 resources \(0 created, 0 updated, 1 removed\)/);
+      await p.waitUntil(async () => (await stored()) === null, 30_000, 'big destroyed');
+      p.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe.skipIf(!etcdAvailable)('run with another config than the state is served with', () => {

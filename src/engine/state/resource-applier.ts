@@ -131,6 +131,27 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return this.#applied.get(key);
   }
 
+  /**
+   * What the last apply of the resource with this key wrote from its manifest (its pointer, and
+   * the labels, annotations and owner references the manifest set), as applied by this applier
+   * or {@link adopt}ed from an earlier one; `undefined` when neither applied it.
+   */
+  lastApplied(key: string): (Pointer & LastApplied) | undefined {
+    const item = this.#applied.get(key);
+    if (item !== undefined) {
+      const { metadata } = item.resource;
+      return {
+        ...toPointer(metadata),
+        labels: metadata.labels,
+        annotations: metadata.annotations,
+        ownerReferences: metadata.ownerReferences,
+      };
+    }
+    const entry = this.#adopted.get(key);
+    if (entry === undefined) return undefined;
+    return { ...toPointer(entry), ...(appliedKeys(entry) ?? { labels: {}, annotations: {} }) };
+  }
+
   /** How many torn-down resources wait for their finalizers before {@link destroyReleased}. */
   get releasing(): number {
     return this.#releasing.size;
@@ -161,8 +182,19 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     }
   }
 
-  /** Makes the state hold `desired`, writing only what differs from the last applied set. */
-  async apply(desired: readonly T[]): Promise<ApplyResult> {
+  /**
+   * Makes the state hold `desired`, writing only what differs from the last applied set.
+   *
+   * @param options.retained keys of resources the manifests still give but that cannot be applied
+   *   (too large for the state): what the state holds of them is left as it is, neither written
+   *   nor torn down, and they stay applied as last applied (a later apply that no longer gives
+   *   them tears them down), as `kubectl apply` leaves an object it failed to apply and never
+   *   prunes one its manifests still have.
+   */
+  async apply(
+    desired: readonly T[],
+    options: { readonly retained?: ReadonlySet<string> } = {},
+  ): Promise<ApplyResult> {
     if (this.#appliedOnce !== undefined) {
       throw new Error('this applier was made to apply once (keepApplied: false)');
     }
@@ -174,8 +206,13 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       this.#appliedOnce = desired.length;
       return result;
     }
+    const retained = options.retained ?? new Set<string>();
     const applied = new Map<string, T>();
     for (const item of desired) applied.set(item.key, item);
+    for (const key of retained) {
+      const before = this.#applied.get(key);
+      if (before !== undefined && !applied.has(key)) applied.set(key, before);
+    }
     if (this.#concurrency === 1) {
       for (const item of desired) await this.#applyOne(item, this.#applied.get(item.key), result);
     } else {
@@ -189,6 +226,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     this.#adopted = new Map();
     for (const [key, pointer] of adopted) {
       if (applied.has(key) || this.#applied.has(key)) continue;
+      // Still the earlier applier's, as it left it: the next apply writes over it or prunes it.
+      if (retained.has(key)) {
+        this.#adopted.set(key, pointer);
+        continue;
+      }
       if (await this.#release(key, { metadata: toPointer(pointer) } as Draft)) {
         result.tornDown.push(key);
       }
@@ -198,7 +240,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     this.#groups = new Map();
     if (this.#groupOf) {
       const groups = new Map<string, T[]>();
-      for (const item of desired) {
+      for (const item of applied.values()) {
         const group = this.#groupOf(item);
         let list = groups.get(group);
         if (!list) groups.set(group, (list = []));

@@ -407,6 +407,33 @@ describe('the resource applier by groups', () => {
     ]);
   });
 
+  it('leaves a retained resource (given, but too large to apply) as applied, its own or adopted, and tears it down once it is not given', async () => {
+    const state = createInMemoryState();
+    const applier = new ResourceApplier(state);
+    await applier.apply([keyed('a', '1', { team: 'x' }), keyed('b', '1')]);
+    const a = keyed('a', '1').key;
+    const retained = new Set([a]);
+    const kept = await applier.apply([keyed('b', '1')], { retained });
+    expect(kept).toEqual({
+      created: [],
+      updated: [],
+      tornDown: [],
+      unchanged: [keyed('b', '1').key],
+    });
+    expect((await state.get(Note.pointer('a'))).spec).toEqual({ text: '1' });
+    expect(applier.lastApplied(a)).toMatchObject({ id: 'a', labels: { team: 'x' } });
+    // A new process adopts what the last one recorded, and leaves it the same way.
+    const next = new ResourceApplier(state);
+    next.adopt([{ ...Note.pointer('a'), labels: ['team'] }, Note.pointer('b')]);
+    expect((await next.apply([keyed('b', '1')], { retained })).tornDown).toEqual([]);
+    expect(next.lastApplied(a)).toMatchObject({ id: 'a', labels: { team: '' } });
+    expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual(['a', 'b']);
+    // No longer given at all: torn down, as any resource the manifests dropped.
+    expect((await next.apply([keyed('b', '1')])).tornDown).toEqual([a]);
+    expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual(['b']);
+    expect(next.lastApplied(a)).toBeUndefined();
+  });
+
   it("keeps what a controller added to a manifest's resource: a new applier over that state writes nothing", async () => {
     // A kro instance: its controller labels it and writes its status into the spec.
     interface InstanceSpec {
