@@ -4,14 +4,14 @@ import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { QueueMetricsSink } from '../engine/runtime/queue-metrics.js';
-import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
-import type { NamedOwner } from '../engine/state/apply-over.js';
+import { formatPointer } from '../engine/resource/pointer.js';
 import type { AppliedEntry, ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
+import { appliedRecord, type AppliedRecord } from './applied-record.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectControllerNames } from './project-controller-names.js';
 import { declaredControllers, declaredControllersKey } from './declared-controllers.js';
@@ -95,17 +95,8 @@ export interface AppliedSetStore {
    * owners their owner references named.
    */
   readAppliedSet(): Promise<readonly AppliedEntry[] | undefined>;
-  /**
-   * Records what this run applied: pointers, labels and annotations (their keys are kept), owner
-   * references (the owners they name are kept).
-   */
-  writeAppliedSet(
-    applied: readonly (Pointer & {
-      readonly labels?: Readonly<Record<string, string>>;
-      readonly annotations?: Readonly<Record<string, string>>;
-      readonly ownerReferences?: readonly NamedOwner[];
-    })[],
-  ): Promise<void>;
+  /** Records what this run applied (see {@link AppliedRecord}). */
+  writeAppliedSet(applied: readonly AppliedRecord[]): Promise<void>;
 }
 
 /** What an apply of the manifests did, counted. */
@@ -272,8 +263,21 @@ export async function serveProject(
         const retained = new Set(oversized.map((r) => r.key));
         const result = await session.applyEdit({ resources: fitting }, { retained });
         scheduleReleases();
-        const kept = [...retained].flatMap((key) => applier.lastApplied(key) ?? []);
-        await appliedSet?.writeAppliedSet([...fitting.map((r) => r.resource.metadata), ...kept]);
+        if (appliedSet !== undefined) {
+          const { registry } = load;
+          const kept = [...retained].flatMap((key) => {
+            const last = applier.lastApplied(key);
+            return last === undefined
+              ? []
+              : [appliedRecord(last, last.spec, registry.get(last.type))];
+          });
+          await appliedSet.writeAppliedSet([
+            ...fitting.map((r) =>
+              appliedRecord(r.resource.metadata, r.resource.spec, r.definition),
+            ),
+            ...kept,
+          ]);
+        }
         return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
         if (!isConflict(error) || attempt >= APPLY_ATTEMPTS) throw error;

@@ -77,9 +77,9 @@ export function diffAgainstState(
      */
     readonly keptSpecFields?: (type: string) => readonly string[];
     /**
-     * The labels and annotations the last `cosi run` applied from each resource's manifest, and
-     * the owners its owner references named, by pointer key (its applied set): those a manifest
-     * dropped since are shown removed.
+     * The labels and annotations the last `cosi run` applied from each resource's manifest, the
+     * owners its owner references named and the kept spec fields it set, by pointer key (its
+     * applied set): those a manifest dropped since are shown removed.
      */
     readonly lastApplied?: (key: string) => LastApplied | undefined;
   } = {},
@@ -100,7 +100,7 @@ export function diffAgainstState(
     const last = options.lastApplied?.(key);
     const written = applyOver(fieldsOf(current), fieldsOf(resource), {
       keptSpecFields: options.keptSpecFields?.(resource.metadata.type) ?? [],
-      ...(last === undefined ? {} : { lastApplied: { ...last, spec: undefined } }),
+      ...(last === undefined ? {} : { lastApplied: { ...last, spec: last.spec } }),
     });
     const next = {
       metadata: {

@@ -11,20 +11,22 @@ const APPLIED_SET = 'applied-set';
 
 /**
  * What the applied set records of a resource: its pointer, its manifest's label and annotation
- * keys, and the owners its manifest's owner references name.
+ * keys, the owners its manifest's owner references name, and the kept spec fields (a Kubernetes
+ * kind's `status`) its manifest set.
  */
 export interface AppliedMetadata extends Pointer {
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly ownerReferences?: readonly NamedOwner[];
+  readonly specFields?: readonly string[];
 }
 
 /**
  * One resource in a chunk: `[namespace, type, id]`, then (when its manifest set any) the keys of
- * its labels and annotations, then (when it named any) its owners as `[type, id]`. Entries of an
+ * its labels and annotations, its owners as `[type, id]` and its kept spec fields. Entries of an
  * earlier version stop sooner.
  */
-type RecordedEntry = [string, string, string, string[]?, string[]?, [string, string][]?];
+type RecordedEntry = [string, string, string, string[]?, string[]?, [string, string][]?, string[]?];
 const APPLIED_CHUNK = /^applied-set\.\d{4}$/;
 const APPLIED_CHUNK_BYTES = 1024 * 1024;
 
@@ -61,7 +63,7 @@ export class AppliedSetRecord {
     const entries: AppliedEntry[] = [];
     for (const { value } of chunks) {
       const parsed = JSON.parse(value) as RecordedEntry[];
-      for (const [namespace, type, id, labels, annotations, owners] of parsed) {
+      for (const [namespace, type, id, labels, annotations, owners, specFields] of parsed) {
         entries.push({
           namespace,
           type,
@@ -76,6 +78,7 @@ export class AppliedSetRecord {
                 })),
               }
             : {}),
+          ...(Array.isArray(specFields) ? { specFields } : {}),
         });
       }
     }
@@ -86,8 +89,8 @@ export class AppliedSetRecord {
    * Records the resources `cosi run` applied from its manifests (as kubectl's ApplySet keeps the
    * set an apply owns): the next run on this state prunes those its manifests no longer have,
    * and `cosi diff` shows them as removals. With each, the keys of the labels and annotations
-   * its manifest set and the owners its owner references named: the next run removes those its
-   * manifest dropped and keeps a controller's. Kept beside the resources under the prefix, in
+   * its manifest set, the owners its owner references named and the kept spec fields it set:
+   * the next run removes those its manifest dropped and keeps a controller's. Kept beside the resources under the prefix, in
    * chunks of at most 1 MiB (a request's limit is 1.5 MiB); chunks of a larger set before are
    * deleted.
    */
@@ -139,6 +142,10 @@ function recordedEntry(p: AppliedMetadata): RecordedEntry {
   const labels = Object.keys(p.labels ?? {});
   const annotations = Object.keys(p.annotations ?? {});
   const owners = (p.ownerReferences ?? []).map((r): [string, string] => [r.type, r.id]);
+  const specFields = [...(p.specFields ?? [])];
+  if (specFields.length > 0) {
+    return [p.namespace, p.type, p.id, labels, annotations, owners, specFields];
+  }
   if (owners.length > 0) return [p.namespace, p.type, p.id, labels, annotations, owners];
   if (labels.length + annotations.length > 0) {
     return [p.namespace, p.type, p.id, labels, annotations];

@@ -141,6 +141,42 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(await diff()).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it("shows a Kubernetes kind's status its manifest set and dropped, which a new run removes", async () => {
+    const project = path.join(dir, 'status');
+    await mkdir(project);
+    const manifest = path.join(project, 'deployment.yaml');
+    const deployment = (status: string): string =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: { name: web, namespace: default }',
+        'spec:',
+        '  selector: { matchLabels: { app: web } }',
+        '  template:',
+        '    metadata: { labels: { app: web } }',
+        '    spec: { containers: [{ name: web, image: nginx }] }',
+        status,
+        '',
+      ].join('\n');
+    const applyAll = async (): Promise<void> => {
+      run = spawnCosi(['run', '-f', project, '--state', stateUrl()]);
+      await run.waitForLine(/applied 1 resource/);
+      run.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      run = undefined;
+    };
+    const diff = () => cli(['diff', '-f', project, '--state', stateUrl()]);
+    await writeFile(manifest, deployment('status: { replicas: 3 }'));
+    await applyAll();
+    expect((await diff()).code).toBe(0);
+    await writeFile(manifest, deployment(''));
+    const dropped = await diff();
+    expect(dropped.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+    expect(dropped.stdout).toContain('\n-status:\n-  replicas: 3\n');
+    await applyAll();
+    expect(await diff()).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('shows created, changed and removed resources, exit 1, and writes nothing', async () => {
     await applyWithRun();
     // Unchanged manifests: no change at all, though controllers' outputs are in the state.

@@ -97,7 +97,7 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect((await state.list(LAMPS)).map((r) => r.metadata.id)).toEqual(['porch']);
   });
 
-  it('keeps the applied set with the label and annotation keys and the owners of each manifest', async () => {
+  it('keeps the applied set with the label and annotation keys, the owners and the kept spec fields of each manifest', async () => {
     const state = open(freshPrefix());
     expect(await state.readAppliedSet()).toBeUndefined();
     const owner = { type: 'Switches.lights.cosi.dev', id: 'hall/1' };
@@ -113,12 +113,20 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
         annotations: {},
         ownerReferences: [reference],
       },
+      { ...lamp('e'), labels: { team: 'x' }, specFields: ['status'] },
     ]);
     expect(await state.readAppliedSet()).toEqual([
       { ...lamp('a'), labels: ['team'], annotations: ['note'] },
       lamp('b'),
       lamp('c'),
       { ...lamp('d'), labels: [], annotations: [], ownerReferences: [owner] },
+      {
+        ...lamp('e'),
+        labels: ['team'],
+        annotations: [],
+        ownerReferences: [],
+        specFields: ['status'],
+      },
     ]);
   });
 

@@ -12,14 +12,16 @@ export interface KeyedResource {
 
 /**
  * A resource an earlier apply wrote from its manifest (a run's applied set): its pointer, and
- * the keys of the labels and annotations that manifest set and the owners its owner references
- * named, when recorded. An apply over it removes those the manifest no longer has, and keeps the
- * others (a controller's).
+ * the keys of the labels and annotations that manifest set, the owners its owner references
+ * named and the kept spec fields (see {@link ResourceApplierOptions.keptSpecFields}) it set,
+ * when recorded. An apply over it removes those the manifest no longer has, and keeps the others
+ * (a controller's).
  */
 export interface AppliedEntry extends Pointer {
   readonly labels?: readonly string[];
   readonly annotations?: readonly string[];
   readonly ownerReferences?: readonly NamedOwner[];
+  readonly specFields?: readonly string[];
 }
 
 /** What an apply changed, by key. */
@@ -133,8 +135,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 
   /**
    * What the last apply of the resource with this key wrote from its manifest (its pointer, and
-   * the labels, annotations and owner references the manifest set), as applied by this applier
-   * or {@link adopt}ed from an earlier one; `undefined` when neither applied it.
+   * the labels, annotations, owner references and spec the manifest set), as applied by this
+   * applier or {@link adopt}ed from an earlier one; `undefined` when neither applied it.
    */
   lastApplied(key: string): (Pointer & LastApplied) | undefined {
     const item = this.#applied.get(key);
@@ -145,6 +147,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
         labels: metadata.labels,
         annotations: metadata.annotations,
         ownerReferences: metadata.ownerReferences,
+        spec: item.resource.spec,
       };
     }
     const entry = this.#adopted.get(key);
@@ -330,8 +333,10 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       result.unchanged.push(item.key);
       return;
     }
-    const last = before?.resource.metadata ?? appliedKeys(this.#adopted.get(item.key));
-    result[await this.#write(item.resource, last, before?.resource.spec)].push(item.key);
+    const adopted = before === undefined ? appliedKeys(this.#adopted.get(item.key)) : undefined;
+    const last = before?.resource.metadata ?? adopted;
+    const lastSpec = before === undefined ? adopted?.spec : before.resource.spec;
+    result[await this.#write(item.resource, last, lastSpec)].push(item.key);
   }
 
   /**
@@ -479,13 +484,15 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 }
 
 /**
- * The labels and annotations an earlier apply set (only their keys matter), and the owners its
- * owner references named.
+ * The labels and annotations an earlier apply set (only their keys matter), the owners its
+ * owner references named, and the spec it wrote (of a recorded apply: the kept spec fields it
+ * set, as keys).
  */
 export interface LastApplied {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
   readonly ownerReferences?: readonly NamedOwner[];
+  readonly spec?: unknown;
 }
 
 /** What an applied-set entry recorded of its apply, when it recorded it. */
@@ -493,7 +500,8 @@ export function appliedKeys(entry: AppliedEntry | undefined): LastApplied | unde
   if (
     entry?.labels === undefined &&
     entry?.annotations === undefined &&
-    entry?.ownerReferences === undefined
+    entry?.ownerReferences === undefined &&
+    entry?.specFields === undefined
   ) {
     return undefined;
   }
@@ -503,6 +511,7 @@ export function appliedKeys(entry: AppliedEntry | undefined): LastApplied | unde
     labels: record(entry.labels),
     annotations: record(entry.annotations),
     ...(entry.ownerReferences === undefined ? {} : { ownerReferences: entry.ownerReferences }),
+    ...(entry.specFields === undefined ? {} : { spec: record(entry.specFields) }),
   };
 }
 

@@ -434,6 +434,33 @@ describe('the resource applier by groups', () => {
     expect(next.lastApplied(a)).toBeUndefined();
   });
 
+  it("a new applier given the kept spec fields an earlier apply's manifest set (its applied set) removes a status the manifest dropped", async () => {
+    const Instance = defineResource<{ spec: { port: number }; status?: unknown }>({
+      type: 'WebApps.kro.run',
+    });
+    const manifest = (status?: unknown) => {
+      const resource = Instance.create('shop', {
+        spec: { port: 80 },
+        ...(status === undefined ? {} : { status }),
+      });
+      return { key: pointerKey(resource.metadata), resource };
+    };
+    const options = {
+      keptSpecFields: (type: string) => (type === Instance.type ? ['status'] : []),
+    };
+    const state = createInMemoryState();
+    await new ResourceApplier(state, options).apply([manifest({ state: 'ACTIVE' })]);
+    // Not recorded (an applied set of an earlier version): the status may be a controller's.
+    const unrecorded = new ResourceApplier(state, options);
+    unrecorded.adopt([Instance.pointer('shop')]);
+    expect((await unrecorded.apply([manifest()])).unchanged).toHaveLength(1);
+    // Recorded as set by the manifest: the next process removes it.
+    const next = new ResourceApplier(state, options);
+    next.adopt([{ ...Instance.pointer('shop'), specFields: ['status'] }]);
+    expect((await next.apply([manifest()])).updated).toHaveLength(1);
+    expect((await state.get(Instance.pointer('shop'))).spec).toEqual({ spec: { port: 80 } });
+  });
+
   it("keeps what a controller added to a manifest's resource: a new applier over that state writes nothing", async () => {
     // A kro instance: its controller labels it and writes its status into the spec.
     interface InstanceSpec {
