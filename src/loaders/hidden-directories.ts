@@ -10,13 +10,10 @@ import { compareStrings } from '../engine/compare-strings.js';
 import type { FoundFile, ManifestFileSystem } from './manifest-file-system.js';
 import { POLICY_TEST_FILE } from './policy-tests.js';
 import { readManifestFiles } from './read-manifest-files.js';
-import {
-  hiddenDirectory,
-  isChainsawTestFile,
-  isObjectNotToolFile,
-  YAML_FILE,
-  type UnrenderedSource,
-} from './unrendered-sources.js';
+import { hiddenDirectory, YAML_FILE } from './unrendered-sources.js';
+import { isChainsawTestFile } from './chainsaw-tests.js';
+import { isObjectNotToolFile } from './tool-files.js';
+import type { UnrenderedSource } from './unrendered-source.js';
 
 /** Hidden directories never looked into: git's own, and no manifests'. */
 const NEVER_LOOKED_INTO: ReadonlySet<string> = new Set(['.git']);

@@ -32,7 +32,7 @@ export {
   type ManifestTree,
   type WalkManifestTreeOptions,
 } from './walk-manifest-tree.js';
-export type { UnrenderedKind, UnrenderedSource } from './unrendered-sources.js';
+export type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
 export {
   JsonSchemaKinds,
   type JsonSchemaKindsOptions,

@@ -19,12 +19,9 @@ import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
 import { POLICY_TEST_FILE } from './policy-tests.js';
 import { withRenderedOrigins } from './rendered-origin.js';
-import {
-  isDecidedByContent,
-  UNRENDERED_NAMES,
-  type UnrenderedKind,
-  type UnrenderedSource,
-} from './unrendered-sources.js';
+import { isDecidedByContent } from './unrendered-sources.js';
+import { UNRENDERED_NAMES } from './unrendered-counts.js';
+import type { UnrenderedKind, UnrenderedSource } from './unrendered-source.js';
 import {
   STDIN_PATH,
   walkManifestTree,

@@ -5,6 +5,12 @@
  * `values.yaml`, a `kustomization.yaml`) at the cost of a line scan.
  */
 import { parse } from 'yaml';
+import { isRecord } from '../engine/resource/plain-data.js';
+
+/** Whether parsed data has a string `apiVersion` and `kind`, as a Kubernetes object has. */
+export function isKubernetesObjectValue(value: unknown): boolean {
+  return isRecord(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string';
+}
 
 /** The `apiVersion` and `kind` of a document that has both as strings at its top level. */
 export interface ObjectHead {

@@ -33,21 +33,22 @@ import {
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
   helmChart,
-  isChainsawTestFile,
-  isConventionalAssertion,
-  isConventionalStep,
-  isJsonManifest,
-  isKustomizationFile,
-  isObjectNotToolFile,
   JSON_FILE,
   jsonFile,
   kustomizeInput,
   testAssertion,
   toolFile,
-  toolFileOf,
-  type UnrenderedSource,
   YAML_FILE,
 } from './unrendered-sources.js';
+import {
+  isChainsawTestFile,
+  isConventionalAssertion,
+  isConventionalStep,
+} from './chainsaw-tests.js';
+import { isJsonManifest } from './json-manifests.js';
+import { isKustomizationFile } from './kustomization-inputs.js';
+import { isObjectNotToolFile, toolFileOf } from './tool-files.js';
+import type { UnrenderedSource } from './unrendered-source.js';
 import { ManifestWalkRecord, type NamedFile } from './manifest-walk-record.js';
 import { WalkedKustomizations } from './walked-kustomizations.js';
 import { encloses } from './path-containment.js';

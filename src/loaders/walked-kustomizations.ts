@@ -12,15 +12,12 @@ import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import type { ManifestWalkRecord, NamedFile } from './manifest-walk-record.js';
 import { READ_CONCURRENCY } from './manifest-file-system.js';
 import { readManifestFiles } from './read-manifest-files.js';
+import { helmChart, JSON_FILE, kustomization, YAML_FILE } from './unrendered-sources.js';
 import {
-  helmChart,
   isKustomizationFile,
   isObjectNotKustomization,
-  JSON_FILE,
-  kustomization,
   kustomizationInputs,
-  YAML_FILE,
-} from './unrendered-sources.js';
+} from './kustomization-inputs.js';
 import { isBelow } from './path-containment.js';
 
 export /** A file a kustomization names as other than a resource, live or in a comment. */

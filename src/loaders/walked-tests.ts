@@ -14,13 +14,8 @@ import type { ManifestWalkRecord } from './manifest-walk-record.js';
 import type { AppliedBy } from './applied-by.js';
 import { readPolicyTest, type PolicyTestTool } from './policy-tests.js';
 import { readManifestFiles } from './read-manifest-files.js';
-import {
-  assertedObjects,
-  JSON_FILE,
-  readChainsawTest,
-  YAML_FILE,
-  type ChainsawTest,
-} from './unrendered-sources.js';
+import { assertedObjects, readChainsawTest, type ChainsawTest } from './chainsaw-tests.js';
+import { JSON_FILE, YAML_FILE } from './unrendered-sources.js';
 import { isBelow } from './path-containment.js';
 import { TestNamespaces } from './test-namespaces.js';
 

@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
-import { readChainsawTest, isConventionalAssertion } from '../../src/loaders/unrendered-sources.js';
+import { readChainsawTest, isConventionalAssertion } from '../../src/loaders/chainsaw-tests.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 import { writeBelow } from '../support/write-below.js';

@@ -7,11 +7,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
-import {
-  formatUnrenderedCounts,
-  isJsonManifest,
-  kustomizationInputs,
-} from '../../src/loaders/unrendered-sources.js';
+import { formatUnrenderedCounts } from '../../src/loaders/unrendered-counts.js';
+import { isJsonManifest } from '../../src/loaders/json-manifests.js';
+import { kustomizationInputs } from '../../src/loaders/kustomization-inputs.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { writeBelow } from '../support/write-below.js';
 

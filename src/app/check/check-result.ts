@@ -1,7 +1,7 @@
 import type { Finding, FindingCode } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { saysTooLarge } from '../../loaders/manifest-size.js';
-import type { UnrenderedSource } from '../../loaders/unrendered-sources.js';
+import type { UnrenderedSource } from '../../loaders/unrendered-source.js';
 
 /** The classes of checks `cosi check` runs, in the order it reports them. */
 export const CHECK_CLASSES = [

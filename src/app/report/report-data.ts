@@ -1,4 +1,4 @@
-import type { UnrenderedSource } from '../../loaders/unrendered-sources.js';
+import type { UnrenderedSource } from '../../loaders/unrendered-source.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import type { CheckClass, CheckCode } from '../check/check-result.js';
 import type { ClassSummary, ResourceSummary } from '../check/check-result.js';

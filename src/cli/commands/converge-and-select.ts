@@ -6,7 +6,7 @@ import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { toRunOptions, type CommonFlags } from '../options.js';
 import type { RunCounts } from '../render/report.js';
-import { formatUnrenderedCounts } from '../../loaders/unrendered-sources.js';
+import { formatUnrenderedCounts } from '../../loaders/unrendered-counts.js';
 import type { ConvergedOutcome, ReportedRun } from '../render/reported-run.js';
 
 /** Takes a command's data from the converged run. */

@@ -19,6 +19,7 @@ import { allowedAliasedCharacters, DEFAULT_MAX_DEPTH, type Limits } from './yaml
 import { readDocument } from './read-yaml-document.js';
 import { readPlainJsonObject } from './plain-json-object.js';
 import { fromYamlError } from './yaml-error-findings.js';
+import { isKubernetesObjectValue } from '../object-head.js';
 
 export type { Position } from '../position.js';
 
@@ -166,7 +167,7 @@ function parseStream(
       index === 0 &&
       !otherVersion &&
       parsedDoc !== undefined &&
-      isKubernetesValue(parsedDoc.value) &&
+      isKubernetesObjectValue(parsedDoc.value) &&
       checkKubectlDirectives(text.slice(start, doc.range[0]), start, file, lineCounter, findings);
     // A forbidden character in a document refuses the document.
     const bad =
@@ -237,7 +238,7 @@ function markKubectlBreaks(
     while (at + 1 < startLines.length && (startLines[at + 1] ?? Infinity) <= line) at++;
     const document = documents[at];
     if (document === undefined || (startLines[at] ?? Infinity) > line) continue;
-    if (!isKubernetesValue(document.value)) continue;
+    if (!isKubernetesObjectValue(document.value)) continue;
     // A `--- !!map` line before the document's first key is reported at that key: the
     // document's own finding.
     const { position } = document;
@@ -247,16 +248,6 @@ function markKubectlBreaks(
     );
     documents[at] = document.withErrors();
   }
-}
-
-/** Whether parsed data has an `apiVersion` and a `kind` as a Kubernetes object has. */
-function isKubernetesValue(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Record<string, unknown>).apiVersion === 'string' &&
-    typeof (value as Record<string, unknown>).kind === 'string'
-  );
 }
 
 /** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */

@@ -6,11 +6,8 @@ import { missingDefinitionsNote } from './missing-definitions-note.js';
 import { ShownFindings } from './shown-findings.js';
 import { ToolKindFiles } from './tool-kind-files.js';
 import { RepeatedWarnings } from '../repeated-warnings.js';
-import {
-  formatUnrenderedCounts,
-  COUNTED_ONLY_KINDS,
-  type UnrenderedSource,
-} from '../../../loaders/unrendered-sources.js';
+import { formatUnrenderedCounts, COUNTED_ONLY_KINDS } from '../../../loaders/unrendered-counts.js';
+import type { UnrenderedSource } from '../../../loaders/unrendered-source.js';
 import {
   isFailure,
   summarize,

@@ -2,7 +2,7 @@ import type { ReportData, ReportFailure, ReportVerdict } from '../../../app/repo
 import { shortenMessage } from '../../../loaders/shorten.js';
 import { escapeHtml } from './html-escape.js';
 import { plural } from '../plural.js';
-import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
+import { UNRENDERED_NAMES } from '../../../loaders/unrendered-counts.js';
 import { listedUnrendered } from '../check/check-text.js';
 
 const VERDICTS: Record<ReportVerdict, string> = {
