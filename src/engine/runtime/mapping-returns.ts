@@ -29,6 +29,13 @@ export function describeReturned(value: unknown): string {
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
+/** The error of a mapping (`mapInput`, `mapEvent`) that returned `what`, not an array of pointers. */
+export function notPointers(mapping: string, controller: string, what: string): TypeError {
+  return new TypeError(
+    `${mapping} of controller ${JSON.stringify(controller)} returned ${what}: expected an array of pointers`,
+  );
+}
+
 /** What {@link primaryPointers} reads of the controller: its name and its inputs' kinds and types. */
 interface MappingController {
   readonly name: string;
@@ -49,10 +56,7 @@ export function primaryPointers(
   controller: MappingController,
   isPrimary: (pointer: Pointer) => boolean,
 ): readonly Pointer[] {
-  const wrong = (what: string): TypeError =>
-    new TypeError(
-      `mapInput of controller ${JSON.stringify(controller.name)} returned ${what}: expected an array of pointers`,
-    );
+  const wrong = (what: string): TypeError => notPointers('mapInput', controller.name, what);
   if (!Array.isArray(returned)) throw wrong(describeReturned(returned));
   const pointers = returned as readonly unknown[];
   for (const [index, pointer] of pointers.entries()) {

@@ -1,13 +1,5 @@
 import { compareStrings } from '../compare-strings.js';
-import {
-  ALL_NAMESPACES,
-  formatPointer,
-  kindKey,
-  pointerKey,
-  toPointer,
-  type Kind,
-  type Pointer,
-} from '../resource/pointer.js';
+import { formatPointer, pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 import { isDestroyReady, type Resource } from '../resource/resource.js';
 import type { ReconcileOutcome, RunRecorder } from '../record/run-record.js';
 import type { ResourceEvent } from '../state/state.js';
@@ -22,11 +14,10 @@ import {
   type ReducedMetadata,
 } from './controller.js';
 import { ControllerFacade } from './controller-facade.js';
-import { isCodeFault, isRequeue, isSkip, isTerminal, toError } from '../errors.js';
+import { isRequeue, isSkip, isTerminal, toError } from '../errors.js';
 import { errorLogFields, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
-import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 import { QueueTiming, type QueueWorkload } from './queue-metrics.js';
@@ -34,14 +25,16 @@ import { isFinalizerOnlyChange, type OwnFinalizerWrite } from './finalizer-only-
 import { FailingItems } from './failing-items.js';
 import { OwnFinalizerWrites } from './own-finalizer-writes.js';
 import { isMapping, MapJob, RouteJob, type Job } from './queue-jobs.js';
-import { describeReturned, primaryPointers } from './mapping-returns.js';
+import { describeReturned, notPointers, primaryPointers } from './mapping-returns.js';
 import { runSoon } from '../run-soon.js';
 import { settledWithin } from './stopping.js';
+import { QueueKeys } from './queue-keys.js';
+import { RunHook } from './run-hook.js';
+import { QueueTriggers } from './queue-triggers.js';
+import { failedJobOutcome } from './job-outcome.js';
 
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
 const LIVE: MapEventContext = { isInInitialList: false };
-/** How long (ms) a run hook's run lasts before its failure no longer counts with the earlier ones. */
-const HOOK_HEALTHY_RUN = 60_000;
 
 /**
  * Runs one queue controller: a deduplicating work queue, `concurrency` workers, per-key
@@ -55,11 +48,11 @@ export class QControllerAdapter implements Adapter {
   /** With `RuntimeOptions.queueMetrics`: the queue's timing. */
   readonly #timing: QueueTiming | undefined;
   readonly #failing: FailingItems;
-  readonly #primaryKinds: Set<string>;
+  readonly #keys: QueueKeys;
   readonly #concurrency: number;
   readonly #log: Logger;
   readonly #backoffOptions: BackoffOptions;
-  readonly #hookRestarts: RestartPolicy;
+  readonly #runHook: RunHook;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
   /** Jobs started so far, and those of them running now. */
@@ -73,8 +66,6 @@ export class QControllerAdapter implements Adapter {
   readonly #ownWrites = new OwnFinalizerWrites();
   /** `skipFinalizerOnlyRequeue`, read once. */
   readonly #skipFinalizerOnly: boolean;
-  /** The first primary input kind, whose items are queued under their bare id. */
-  readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   /** Why the last list of the inputs failed, until one is read (see {@link #listInputs}). */
@@ -85,14 +76,12 @@ export class QControllerAdapter implements Adapter {
    * signal's getter checks its receiver each time.
    */
   #stopped = false;
-  #hook: Promise<void> | undefined;
   /** Set by {@link stop} while workers run: told when the last one ends. */
   #workersEnded: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
   #started = false;
   #pumpScheduled = false;
-  /** With a recorder: per queue key, the changes that queued it since it last ran. */
-  readonly #triggers = new Map<string, Resource[]>();
+  readonly #triggers = new QueueTriggers();
 
   constructor(
     private readonly controller: QController,
@@ -101,16 +90,12 @@ export class QControllerAdapter implements Adapter {
   ) {
     this.#backoffOptions = { ...backoff, ...controller.settings.backoff };
     this.#failing = new FailingItems(this.#backoffOptions, () => host.maxAttempts());
-    this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number or 'writesInFlight'.
     const concurrency = controller.settings.concurrency ?? 1;
     this.#concurrency = concurrency === 'writesInFlight' ? host.writesInFlight : concurrency;
     this.#skipFinalizerOnly = controller.settings.skipFinalizerOnlyRequeue === true;
-    const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
-    this.#primaryKinds = new Set(primaries.map(kindKey));
-    // A job of the main kind is its id: only a kind of one namespace can tell it back.
-    this.#mainKind = primaries[0]?.namespace === ALL_NAMESPACES ? undefined : primaries[0];
+    this.#keys = new QueueKeys(controller.settings.inputs);
     this.#facade = new ControllerFacade(
       controller.name,
       controller.settings.outputs,
@@ -121,6 +106,22 @@ export class QControllerAdapter implements Adapter {
       controller.settings.skipOwnFinalizerRequeue === true
         ? (pointer, write) => this.#noteOwnFinalizerWrite(pointer, write)
         : undefined,
+    );
+    this.#runHook = new RunHook(
+      controller.settings.runHook,
+      host,
+      backoff,
+      this.#facade,
+      this.#abort.signal,
+      this.#log,
+      {
+        crashed: (error) => {
+          this.metrics.crashes++;
+          this.#lastError = error;
+        },
+        restarted: () => this.metrics.restarts++,
+        gaveUp: () => (this.#condition = 'failed'),
+      },
     );
     // Delayed keys start new work: no reconcile waits for their timers.
     const delays = {
@@ -192,7 +193,7 @@ export class QControllerAdapter implements Adapter {
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (isMapping(job) ? [] : [this.#pointerOf(job)]))
+        .flatMap((job) => (isMapping(job) ? [] : [this.#keys.pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
       ...(this.#inFlight > 0 ? this.#inFlightItem() : {}),
     };
@@ -211,7 +212,7 @@ export class QControllerAdapter implements Adapter {
 
   #inFlightItem(): { inFlight?: Pointer } {
     const job = this.#lastTaken;
-    return job === undefined ? {} : { inFlight: this.#itemOf(job) };
+    return job === undefined ? {} : { inFlight: this.#keys.itemOf(job) };
   }
 
   /** Its inputs as registered, and as {@link addInputs} added to them. */
@@ -226,7 +227,7 @@ export class QControllerAdapter implements Adapter {
    */
   async addInputs(inputs: readonly Input<QInputKind>[]): Promise<void> {
     for (const input of inputs) {
-      if (input.kind === 'primary') this.#primaryKinds.add(kindKey(input));
+      if (input.kind === 'primary') this.#keys.addPrimary(input);
     }
     if (this.#started && !this.#stopped) await this.#listInputs(undefined, inputs, true);
   }
@@ -238,7 +239,7 @@ export class QControllerAdapter implements Adapter {
     this.#condition = 'running';
     await this.#listInputs();
     this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
-    this.#startHook();
+    this.#runHook.start();
   }
 
   /**
@@ -310,7 +311,7 @@ export class QControllerAdapter implements Adapter {
       case 'primary':
         if (
           !this.#ownWrites.isEmpty &&
-          this.#ownWrites.isEcho(this.#reconcileKey(event.resource.metadata), event)
+          this.#ownWrites.isEcho(this.#keys.reconcileKey(event.resource.metadata), event)
         ) {
           break;
         }
@@ -363,12 +364,12 @@ export class QControllerAdapter implements Adapter {
     this.#stopped = true;
     this.#abort.abort();
     this.#queue.clear();
-    this.#hookRestarts.cancel();
+    this.#runHook.cancel();
     const workers =
       this.#inFlight === 0
         ? undefined
         : new Promise<void>((resolve) => (this.#workersEnded = resolve));
-    const running = [workers, this.#hook].filter((p) => p !== undefined);
+    const running = [workers, this.#runHook.running].filter((p) => p !== undefined);
     if (running.length > 0) await settledWithin(Promise.all(running));
     await settledWithin(this.#facade.close());
     this.#condition = 'stopped';
@@ -387,60 +388,16 @@ export class QControllerAdapter implements Adapter {
     this.#failing.retryGivenUp((key, job) => this.#requeue(key, job));
     if (this.#condition === 'failed') {
       this.#condition = 'running';
-      this.#hookRestarts.reset();
-      this.#startHook();
+      this.#runHook.retry();
     }
   }
 
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
   #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
-    const key = this.#reconcileKey(pointer);
+    const key = this.#keys.reconcileKey(pointer);
     if (write === undefined) this.#ownWrites.forget(key);
     // Only a primary input's event is ever checked against the note.
-    else if (this.#isPrimary(pointer)) this.#ownWrites.note(key, write);
-  }
-
-  /**
-   * The queue key of a reconcile. An item of the first primary kind (for most controllers the
-   * only one) is queued under its id, a string the resource already holds, whose hash is
-   * computed once: so an event builds no key string. Any other kind's key names the whole
-   * pointer; an id holds no NUL, so the two never meet.
-   */
-  #reconcileKey(pointer: Pointer): string {
-    const main = this.#mainKind;
-    return main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace
-      ? pointer.id
-      : `r\0${pointerKey(pointer)}`;
-  }
-
-  /** The item a job is about: a reconcile's item, or the changed input of a mapping. */
-  #itemOf(job: Job): Pointer {
-    if (job instanceof MapJob) return toPointer(job.metadata);
-    if (job instanceof RouteJob) return toPointer(job.event.resource.metadata);
-    return this.#pointerOf(job);
-  }
-
-  /** The item a reconcile job is for. */
-  #pointerOf(job: string | Pointer): Pointer {
-    if (typeof job !== 'string') return job;
-    const main = this.#mainKind as Kind;
-    return { namespace: main.namespace, type: main.type, id: job };
-  }
-
-  /** The queue key of a mapping of a changed input. */
-  #mapKey(pointer: Pointer): string {
-    return `m\0${pointerKey(pointer)}`;
-  }
-
-  #isPrimary(pointer: Pointer): boolean {
-    const main = this.#mainKind;
-    if (main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace)
-      return true;
-    return (
-      this.#primaryKinds.has(kindKey(pointer)) ||
-      // An input of every namespace: the type is primary wherever it is.
-      this.#primaryKinds.has(kindKey({ namespace: ALL_NAMESPACES, type: pointer.type }))
-    );
+    else if (this.#keys.isPrimary(pointer)) this.#ownWrites.note(key, write);
   }
 
   /**
@@ -449,9 +406,9 @@ export class QControllerAdapter implements Adapter {
    */
   #enqueue(pointer: Pointer, delay = 0, triggers?: Resource | readonly Resource[]): void {
     if (this.#stopped) return;
-    const key = this.#reconcileKey(pointer);
+    const key = this.#keys.reconcileKey(pointer);
     if (triggers && this.host.recorder) {
-      this.#addTriggers(key, Array.isArray(triggers) ? triggers : [triggers as Resource]);
+      this.#triggers.add(key, Array.isArray(triggers) ? triggers : [triggers as Resource]);
     }
     // The key of an item of the main kind is its id, which is all the job needs.
     this.#queue.add(key, key === pointer.id ? key : toPointer(pointer), delay);
@@ -461,15 +418,9 @@ export class QControllerAdapter implements Adapter {
 
   /** Queues a mapping of a changed secondary input. */
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
-    const key = this.#mapKey(metadata);
-    if (this.host.recorder) this.#addTriggers(key, [trigger]);
+    const key = this.#keys.mapKey(metadata);
+    if (this.host.recorder) this.#triggers.add(key, [trigger]);
     this.#requeue(key, new MapJob(metadata));
-  }
-
-  #addTriggers(key: string, triggers: readonly Resource[]): void {
-    const known = this.#triggers.get(key);
-    if (known) known.push(...triggers);
-    else this.#triggers.set(key, [...triggers]);
   }
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
@@ -499,7 +450,7 @@ export class QControllerAdapter implements Adapter {
     try {
       pointers = this.#route(input, event, context);
     } catch (error) {
-      const key = this.#routeKey(input, event);
+      const key = this.#keys.routeKey(input, event);
       this.#failed(key, new RouteJob(input, event, context), error);
       if (seq !== 0) recorder?.end(seq, this.#outcomeOf(key, error));
       return;
@@ -527,9 +478,7 @@ export class QControllerAdapter implements Adapter {
       context,
     );
     if (!Array.isArray(pointers)) {
-      throw new TypeError(
-        `mapEvent of controller ${JSON.stringify(this.name)} returned ${describeReturned(pointers)}: expected an array of pointers`,
-      );
+      throw notPointers('mapEvent', this.name, describeReturned(pointers));
     }
     return pointers as readonly Pointer[];
   }
@@ -542,14 +491,6 @@ export class QControllerAdapter implements Adapter {
       this.metrics.mappedOut++;
       this.#enqueue(pointer, 0, job.event.resource);
     }
-  }
-
-  /**
-   * The queue key of the routing of an event: one per input and resource (the routing of a
-   * later event of the resource replaces one still waiting).
-   */
-  #routeKey(input: Input<QInputKind>, event: ResourceEvent): string {
-    return `e\0${input.kind}\0${pointerKey(event.resource.metadata)}`;
   }
 
   /**
@@ -602,8 +543,8 @@ export class QControllerAdapter implements Adapter {
         this.metrics.queueLength = this.#queue.size;
         this.metrics.wakeups++;
         this.host.onProgress();
-        this.host.reconcileStarting?.(this.name, this.#itemOf(job));
-        const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
+        this.host.reconcileStarting?.(this.name, this.#keys.itemOf(job));
+        const triggers = this.host.recorder ? this.#triggers.take(key) : undefined;
         const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {
           if (job instanceof MapJob) {
@@ -613,7 +554,7 @@ export class QControllerAdapter implements Adapter {
           } else {
             this.metrics.reconciles++;
             const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-            await this.controller.reconcile(rt, this.#pointerOf(job), this.#log);
+            await this.controller.reconcile(rt, this.#keys.pointerOf(job), this.#log);
             this.metrics.processed++;
           }
           this.#failing.succeeded(key);
@@ -640,18 +581,12 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  #takeTriggers(key: string): Resource[] {
-    const triggers = this.#triggers.get(key) ?? [];
-    this.#triggers.delete(key);
-    return triggers;
-  }
-
   /** Opens the record of a job, with the changes that queued it. */
   #startRecording(job: Job, triggers: readonly Resource[]): number {
     const seq = (this.host.recorder as RunRecorder).start(
       this.name,
       job instanceof MapJob ? 'map' : job instanceof RouteJob ? 'route' : 'reconcile',
-      this.#itemOf(job),
+      this.#keys.itemOf(job),
       triggers,
       this.#queue.size,
     );
@@ -660,23 +595,7 @@ export class QControllerAdapter implements Adapter {
 
   /** How a failed job ended, as the record names it (after {@link #failed} handled it). */
   #outcomeOf(key: string, error: unknown): ReconcileOutcome {
-    if (isSkip(error)) return { kind: 'skip' };
-    if (isRequeue(error) && error.cause === undefined) {
-      return {
-        kind: 'requeue',
-        after: error.interval,
-        ...(error.rateLimited === true ? { rateLimited: true as const } : {}),
-      };
-    }
-    const failing = this.#failing.get(key);
-    return {
-      kind: 'error',
-      message: failing?.lastError.message ?? toError(error).message,
-      ...(failing?.terminal === true ? { terminal: true } : {}),
-      // A terminal error is never retried: it was not given up after attempts.
-      ...(failing?.gaveUp === true && !failing.terminal ? { gaveUp: true } : {}),
-      ...(isCodeFault(error) ? { fault: true as const } : {}),
-    };
+    return failedJobOutcome(error, this.#failing.get(key));
   }
 
   /**
@@ -687,7 +606,7 @@ export class QControllerAdapter implements Adapter {
    * backoff, which it keeps growing (controller-runtime's `Requeue: true`, rate-limited).
    */
   #failed(key: string, job: Job, error: unknown): void {
-    const pointer = this.#itemOf(job);
+    const pointer = this.#keys.itemOf(job);
     const what =
       job instanceof MapJob ? 'mapInput' : job instanceof RouteJob ? 'mapEvent' : 'reconcile';
     if (isSkip(error)) {
@@ -738,7 +657,7 @@ export class QControllerAdapter implements Adapter {
     const pointers = primaryPointers(
       await this.controller.mapInput?.(rt, metadata, this.#log),
       this.controller,
-      (pointer) => this.#isPrimary(pointer),
+      (pointer) => this.#keys.isPrimary(pointer),
     );
     if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
@@ -752,31 +671,5 @@ export class QControllerAdapter implements Adapter {
   #recordFailure(key: string, job: Job, pointer: Pointer, error: Error, terminal = false): boolean {
     this.#lastError = error;
     return this.#failing.record(key, job, pointer, error, terminal);
-  }
-
-  #startHook(): void {
-    const hook = this.controller.settings.runHook;
-    if (!hook) return;
-    const signal = this.#abort.signal;
-    const started = this.host.clock.now();
-    this.#hook = (async () => {
-      try {
-        await hook(this.#facade, signal, this.#log);
-      } catch (error) {
-        if (signal.aborted) return;
-        this.metrics.crashes++;
-        this.#lastError = toError(error);
-        // A run that lasted long enough was healthy: its failure backs off from the start again,
-        // as COSI's run hook does: a hook that fails now and then is not restarted later and later.
-        if (this.host.clock.now() - started > HOOK_HEALTHY_RUN) this.#hookRestarts.reset();
-        const outcome = this.#hookRestarts.crashed(() => {
-          if (signal.aborted) return;
-          this.metrics.restarts++;
-          this.#startHook();
-        });
-        // While the hook backs off the workers go on: only giving up shows in the condition.
-        if (outcome === 'failed') this.#condition = 'failed';
-      }
-    })();
   }
 }
