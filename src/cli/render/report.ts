@@ -53,7 +53,7 @@ export interface RunCounts {
   readonly config: string | undefined;
   /**
    * What the walk set aside as not manifests until rendered (`2 Helm charts, 1 kustomization`,
-   * see `unrendered-sources.ts`), or `''`.
+   * see `unrendered-counts.ts`), or `''`.
    */
   readonly setAside?: string;
   /** For each resource that kept changing (by pointer key): the fields its last write changed. */
