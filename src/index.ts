@@ -188,7 +188,7 @@ export type {
   OscillatingResource,
 } from './engine/runtime/convergence.js';
 export type { CodeLocation, ErrorRecord } from './engine/runtime/error-record.js';
-export { createRuntime, Runtime } from './engine/runtime/runtime.js';
+export { createRuntime, Runtime, type RunMark } from './engine/runtime/runtime.js';
 export type { RuntimeOptions } from './engine/runtime/runtime-options.js';
 export {
   RunRecord,

@@ -286,6 +286,7 @@ describe("'cosi'", () => {
       'ResourceMetadata',
       'ResourceType',
       'Result',
+      'RunMark',
       'RunRecordOptions',
       'RunRecorder',
       'Runnable',

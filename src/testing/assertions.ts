@@ -69,8 +69,7 @@ export async function expectResource<S = unknown>(
   return await failAtCaller(expectResource, async () => {
     const type = typeName(typeRef);
     const resource = await project.get<S>(type, id, options);
-    // The note is not a wait's: a wait runs on past the last convergence, whose report is then
-    // stale.
+    // The last convergence's, or the last `advance`'s (a wait adds its own, of its end).
     const note = unsettledNote(project.lastReport);
     const mismatch = (noted: string) =>
       resourceMismatch(project, type, id, resource, partialSpec ?? {}, options, noted);

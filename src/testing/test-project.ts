@@ -195,7 +195,11 @@ export class TestProject {
     return this.#clock.now();
   }
 
-  /** The report of the last convergence (`undefined` before the first). */
+  /**
+   * The report of the last convergence, or of the last {@link advance} or {@link step} (what the
+   * controllers did meanwhile and how they are at its end: failing, still busy, settled);
+   * `undefined` before the first.
+   */
   get lastReport(): ConvergenceReport | undefined {
     return this.#report;
   }
@@ -394,6 +398,7 @@ export class TestProject {
     }
     const { runtime } = this.project;
     await runtime.start();
+    const mark = runtime.mark();
     runtime.resume();
     const target = this.#clock.now() + ms;
     await runtime.settle();
@@ -405,6 +410,7 @@ export class TestProject {
     }
     this.#clock.advanceTo(target);
     await runtime.settle();
+    this.#report = runtime.reportSince(mark);
   }
 
   /**
@@ -414,13 +420,17 @@ export class TestProject {
   async step(deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
     const { runtime } = this.project;
     await runtime.start();
+    const mark = runtime.mark();
     runtime.resume();
     await runtime.settle();
     const next = this.#clock.nextTimerAt();
-    if (next === undefined || next > deadline) return false;
-    this.#clock.advanceTo(next);
-    await runtime.settle();
-    return true;
+    const moved = next !== undefined && next <= deadline;
+    if (moved) {
+      this.#clock.advanceTo(next);
+      await runtime.settle();
+    }
+    this.#report = runtime.reportSince(mark);
+    return moved;
   }
 
   /** Stops the controllers. Idempotent. */

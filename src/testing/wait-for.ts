@@ -5,7 +5,7 @@ import { outputYaml } from '../app/output-yaml.js';
 import { NOT_SHOWN, shownSpec } from '../app/shown-spec.js';
 import { parseDurationText } from '../app/parse-duration.js';
 import { CosiAssertionError, failAtCaller } from './assertion-error.js';
-import { presentError, resourceMismatch } from './assertions.js';
+import { presentError, resourceMismatch, unsettledNote } from './assertions.js';
 import { typeName, type DeepPartial, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
 
@@ -186,8 +186,11 @@ async function waitUntil(
     failure = await evaluate();
     if (failure !== undefined && !moved) {
       if (failure instanceof CosiAssertionError) {
+        // Why the controllers had not settled at the end of the wait (one kept failing on the
+        // resource, most often), as Gomega's `Eventually` shows the last error.
+        const note = unsettledNote(project.lastReport);
         throw new CosiAssertionError(
-          `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? untilWhat(project, deadline) : ''})`,
+          `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? untilWhat(project, deadline) : ''})${note === '' ? '' : `\n${note}`}`,
           failure.resourceDiff,
         );
       }

@@ -41,6 +41,13 @@ interface Baseline {
   readonly changes: number;
 }
 
+/** Where a span of work that no convergence run bounds began (see {@link Runtime.mark}). */
+export interface RunMark {
+  readonly startedAt: number;
+  /** @internal */
+  readonly baseline: ReadonlyMap<string, Baseline>;
+}
+
 interface Route {
   readonly input: Input;
   readonly adapter: Adapter;
@@ -264,12 +271,7 @@ export class Runtime {
     const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
     this.#maxAttempts = opts.maxAttempts;
     this.#maxWrites = opts.maxWrites;
-    const baseline = new Map(
-      [...this.#adapters].map(([name, a]): [string, Baseline] => [
-        name,
-        { metrics: { ...a.metrics }, changes: this.#changes.get(name)?.count ?? 0 },
-      ]),
-    );
+    const baseline = this.#baseline();
     this.#tracker.reset();
     this.#outside.reset();
     const startedAt = this.clock.now();
@@ -313,6 +315,47 @@ export class Runtime {
       this.#maxAttempts = Number.POSITIVE_INFINITY;
       if (!boundHit) this.#maxWrites = Number.POSITIVE_INFINITY;
     }
+  }
+
+  /**
+   * Starts a span of work that the caller drives by moving the clock itself (a test's `advance`)
+   * rather than by a convergence run, for {@link reportSince}: its counts, and the writes that
+   * name what kept changing, start here.
+   */
+  mark(): RunMark {
+    // A run ended by its write bound keeps its count: the bound still refuses writes by it.
+    if (this.#maxWrites === Number.POSITIVE_INFINITY) this.#tracker.reset();
+    return { startedAt: this.clock.now(), baseline: this.#baseline() };
+  }
+
+  /**
+   * The span since `mark` as a convergence run's report, the controllers as they are now:
+   * `quiescent` when nothing is left to do, `failing` while a controller or an item fails (in its
+   * backoff or given up), `steady` when only periodic requeues are due and the span wrote
+   * nothing, else `max-time`: the span ended with work still due, its writes what kept changing.
+   */
+  reportSince(mark: RunMark): ConvergenceReport {
+    const failing = [...this.#adapters.values()].some((adapter) => {
+      const { condition, failingItems } = adapter.report();
+      return condition === 'backoff' || condition === 'failed' || failingItems.length > 0;
+    });
+    const reason: ConvergenceReason = failing
+      ? 'failing'
+      : this.#nextTimerAt() === undefined && this.#idle()
+        ? 'quiescent'
+        : this.#tracker.total === 0
+          ? 'steady'
+          : 'max-time';
+    return this.#report(reason, 1, this.clock.now() - mark.startedAt, mark.baseline);
+  }
+
+  #baseline(): Map<string, Baseline> {
+    return new Map(
+      [...this.#adapters].map(([name, a]): [string, Baseline] => [
+        name,
+        { metrics: { ...a.metrics }, changes: this.#changes.get(name)?.count ?? 0 },
+      ]),
+    );
   }
 
   /** The controller graph as data. */
@@ -627,7 +670,7 @@ export class Runtime {
     reason: ConvergenceReason,
     rounds: number,
     elapsed: number,
-    baseline: Map<string, Baseline>,
+    baseline: ReadonlyMap<string, Baseline>,
   ): ConvergenceReport {
     const controllers: ControllerReport[] = [...this.#adapters.values()]
       .map((adapter): ControllerReport => {
