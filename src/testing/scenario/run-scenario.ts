@@ -25,6 +25,7 @@ import {
 import { UnknownTargetError } from '../absence-target.js';
 import { absentFields } from '../absent-fields.js';
 import { ownerReferenceShapeNote } from '../owner-reference-shape.js';
+import { cosiDocumentShapeNote } from '../cosi-document-shape.js';
 import { ExpressionKeyError } from '../chainsaw-expression.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, pruneToShape, shapedDiff } from '../partial-match.js';
@@ -385,7 +386,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 ...failureAt(
                   'unexpected-state',
                   at,
-                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${ownerReferenceShapeNote(actual, expected)}${stepClause(step.at, at)}${unsettledClause(project)}`,
+                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}${ownerReferenceShapeNote(actual, expected)}${cosiDocumentShapeNote(actual, expected, pointer)}${stepClause(step.at, at)}${unsettledClause(project)}`,
                 ),
                 diff: shapedDiff(shownActual, shownExpected, `${at.file}:${at.line}`),
               },
