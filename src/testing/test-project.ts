@@ -152,6 +152,7 @@ export class TestProject {
   /** The RGDs and transforms the project started with, whose controllers run: source by name. */
   readonly #declared: ReadonlyMap<string, string>;
   #report: ConvergenceReport | undefined;
+  #reportOfSpan = false;
   #applies = 0;
 
   /** @internal Made by {@link createTestProject}. */
@@ -205,12 +206,22 @@ export class TestProject {
   }
 
   /**
+   * Whether {@link lastReport} is of a span of simulated time the test chose (an {@link advance},
+   * a wait's {@link step}), not of a convergence: its `max-time` is the span's end with work still
+   * due (a poller's next visit), not a bound the controllers hit.
+   */
+  get lastReportIsOfSpan(): boolean {
+    return this.#reportOfSpan;
+  }
+
+  /**
    * Runs the controllers until nothing is left to do or a bound is hit, on the simulated clock
    * (timers due meanwhile fire without wall time passing); manifests an apply dropped are
    * destroyed once released. The report says whether it converged, and why not.
    */
   async converge(): Promise<ConvergenceReport> {
     this.#report = await this.#session.converge();
+    this.#reportOfSpan = false;
     return this.#report;
   }
 
@@ -411,6 +422,7 @@ export class TestProject {
     this.#clock.advanceTo(target);
     await runtime.settle();
     this.#report = runtime.reportSince(mark);
+    this.#reportOfSpan = true;
   }
 
   /**
@@ -430,6 +442,7 @@ export class TestProject {
       await runtime.settle();
     }
     this.#report = runtime.reportSince(mark);
+    this.#reportOfSpan = true;
     return moved;
   }
 
