@@ -25,9 +25,15 @@ export function projectErrorLocator(
 ): ErrorLocator | undefined {
   if (config === undefined) return undefined;
   const dir = path.dirname(config.file);
+  // The files cosi's loader ran keep the places V8 recorded; others (a config object's, in a test
+  // file the test runner transformed) get the places the runner's source maps give them.
+  const ran = new Set(
+    isConfigFile(config.file) ? (config.sources ?? [config.file]).map((f) => path.resolve(f)) : [],
+  );
+  const ranByLoader = (file: string): boolean => ran.has(path.resolve(file));
   return (error) => {
     for (const e of errorChain(error)) {
-      const frame = errorFrameInProject(e, dir);
+      const frame = errorFrameInProject(e, dir, ranByLoader);
       if (!frame) continue;
       const location = { file: displayPath(cwd, frame.file), line: frame.line, col: frame.col };
       const hint = mayBeUndefinedImport(messageOfThrown(e))
@@ -37,4 +43,9 @@ export function projectErrorLocator(
     }
     return undefined;
   };
+}
+
+/** Whether a loaded config's `file` names a file (a config object's is a name in brackets). */
+function isConfigFile(file: string): boolean {
+  return !file.startsWith('<');
 }

@@ -25,17 +25,29 @@ export function frameInProject(stack: string | undefined, dir: string): StackFra
 }
 
 /**
- * The first frame of `error` in the project's own files, as V8 recorded it. A host may have
- * installed an `Error.prepareStackTrace` that rewrites frames through source maps of its own:
- * vitest maps a file it transformed through that transform's map, which does not fit the copy
- * cosi's loader ran (whose lines are the file's own), and the place would point at another
- * statement. So when the stack has not been formatted yet, its frames are read as recorded, and
- * the text the host's hook makes is kept as the error's stack; else the text is all there is.
+ * The first frame of `error` in the project's own files. A host may have installed an
+ * `Error.prepareStackTrace` that rewrites frames through source maps of its own: vitest maps a
+ * file it transformed through that transform's map. That fits the files the host ran itself (a
+ * test file that defines a controller in a config object), whose recorded lines are those of the
+ * transform's output; it does not fit the copy cosi's loader ran of a file (whose lines are the
+ * file's own), where the place would point at another statement. So when the stack has not been
+ * formatted yet, its frames are read as recorded, a frame of a file `ranByLoader` keeps its
+ * recorded place and another gets the place the host's hook gives it, and the text the hook
+ * makes is kept as the error's stack; else the text is all there is.
  */
-export function errorFrameInProject(error: Error, dir: string): StackFrame | undefined {
-  const recorded = recordedFrames(error);
-  if (recorded === undefined) return frameInProject(stackText(error), dir);
-  return recorded.find((frame) => isInProject(frame, dir));
+export function errorFrameInProject(
+  error: Error,
+  dir: string,
+  ranByLoader: (file: string) => boolean = () => true,
+): StackFrame | undefined {
+  const sites = recordedSites(error);
+  if (sites === undefined) return frameInProject(stackText(error), dir);
+  for (const site of sites) {
+    const [frame] = toFrame(site);
+    if (frame === undefined || !isInProject(frame, dir)) continue;
+    return ranByLoader(frame.file) ? frame : (hostMappedFrame(site, dir) ?? frame);
+  }
+  return undefined;
 }
 
 /** Whether `frame` is in the project's own files: below `dir`, not in `node_modules`. */
@@ -48,24 +60,24 @@ export function isInProject(frame: { readonly file: string }, dir: string): bool
 /** What a host installs as `Error.prepareStackTrace`: V8 calls it to format a stack. */
 type StackHook = (this: unknown, error: Error, callSites: NodeJS.CallSite[]) => unknown;
 
-/** Frames read from errors whose stacks were formatted here, for the next time they are asked. */
-const framesRead = new WeakMap<Error, StackFrame[]>();
+/** Call sites read from errors whose stacks were formatted here, for the next time they are asked. */
+const sitesRead = new WeakMap<Error, NodeJS.CallSite[]>();
 
 /**
- * The frames V8 recorded for `error`, read while its stack is formatted for the first time
+ * The call sites V8 recorded for `error`, read while its stack is formatted for the first time
  * (through the hook in place, whose text becomes the stack as it would have) and kept for the
  * next call; `undefined` when no hook is installed (the text is then V8's own) or the stack was
  * formatted before it was asked here.
  */
-function recordedFrames(error: Error): StackFrame[] | undefined {
+function recordedSites(error: Error): NodeJS.CallSite[] | undefined {
   const hooked = Error as { prepareStackTrace?: StackHook };
   const hook = hooked.prepareStackTrace;
   if (hook === undefined) return undefined;
-  const known = framesRead.get(error);
+  const known = sitesRead.get(error);
   if (known !== undefined) return known;
-  let frames: StackFrame[] | undefined;
+  let sites: NodeJS.CallSite[] | undefined;
   hooked.prepareStackTrace = function (this: unknown, formatted, callSites) {
-    if (formatted === error) frames = callSites.flatMap(toFrame);
+    if (formatted === error) sites = callSites;
     return hook.call(this, formatted, callSites);
   };
   try {
@@ -73,8 +85,20 @@ function recordedFrames(error: Error): StackFrame[] | undefined {
   } finally {
     hooked.prepareStackTrace = hook;
   }
-  if (frames !== undefined) framesRead.set(error, frames);
-  return frames;
+  if (sites !== undefined) sitesRead.set(error, sites);
+  return sites;
+}
+
+/** The place the host's stack hook gives one call site (through its source maps), if in `dir`. */
+function hostMappedFrame(site: NodeJS.CallSite, dir: string): StackFrame | undefined {
+  const hook = (Error as { prepareStackTrace?: StackHook }).prepareStackTrace;
+  if (hook === undefined) return undefined;
+  try {
+    const text = hook.call(Error, new Error(), [site]);
+    return typeof text === 'string' ? frameInProject(text, dir) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function toFrame(site: NodeJS.CallSite): StackFrame[] {
