@@ -70,7 +70,7 @@ export async function expectResource<S = unknown>(
     const type = typeName(typeRef);
     const resource = await project.get<S>(type, id, options);
     // The last convergence's, or the last `advance`'s (a wait adds its own, of its end).
-    const note = unsettledNote(project.lastReport);
+    const note = unsettledNote(project.lastReport, project.lastReportIsOfSpan);
     const mismatch = (noted: string) =>
       resourceMismatch(project, type, id, resource, partialSpec ?? {}, options, noted);
     const failure = await mismatch(note);
@@ -227,10 +227,14 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
  * failing, a bound ended it): why, which is most often why the resource is missing or differs.
  * One line per cause, each indented; empty when it settled or never ran.
  */
-export function unsettledNote(report: ConvergenceReport | undefined): string {
+export function unsettledNote(report: ConvergenceReport | undefined, ofSpan = false): string {
   const why = report === undefined ? undefined : unsettled(report);
   if (why === undefined) return '';
-  return [`the last convergence did not settle ${why.summary}`, ...why.details].join('\n');
+  // A report of an `advance` or a wait is of no convergence: say what it is of.
+  const what = ofSpan
+    ? 'the controllers had not settled at the end of the last advance or wait'
+    : 'the last convergence did not settle';
+  return [`${what} ${why.summary}`, ...why.details].join('\n');
 }
 
 /** A report that did not converge: the reason and what was stuck, then a line per cause. */

@@ -63,7 +63,7 @@ export async function expectGolden(
       const spanEnd = project.lastReportIsOfSpan && report?.reason === 'max-time';
       if (report !== undefined && !report.converged && !spanEnd) {
         throw new CosiAssertionError(
-          `not recording ${shown}: ${unsettledNote(report) || `the last convergence did not settle (${report.reason})`}`,
+          `not recording ${shown}: ${unsettledNote(report, project.lastReportIsOfSpan) || `the last convergence did not settle (${report.reason})`}`,
         );
       }
       await writeExpectations(absolute, groups, golden, shown);
@@ -77,7 +77,7 @@ export async function expectGolden(
     const lines = findings.map((f) =>
       f.diff === undefined ? formatFinding(f) : `${formatFinding(f)}\n${indent(f.diff)}`,
     );
-    const note = unsettledNote(project.lastReport);
+    const note = unsettledNote(project.lastReport, project.lastReportIsOfSpan);
     const uncompared = findings.some((f) => f.code === 'sensitive-not-compared');
     throw new CosiAssertionError(
       [

@@ -188,7 +188,7 @@ async function waitUntil(
       if (failure instanceof CosiAssertionError) {
         // Why the controllers had not settled at the end of the wait (one kept failing on the
         // resource, most often), as Gomega's `Eventually` shows the last error.
-        const note = unsettledNote(project.lastReport);
+        const note = unsettledNote(project.lastReport, project.lastReportIsOfSpan);
         throw new CosiAssertionError(
           `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? untilWhat(project, deadline) : ''})${note === '' ? '' : `\n${note}`}`,
           failure.resourceDiff,

@@ -40,7 +40,7 @@ describe('recording the golden tree after an advance', () => {
     p.faults.failWrites({ when: (w) => w.owner === ECHO, times: Infinity, error: 'disk full' });
     await p.advance('5s');
     await expect(expectGolden(p, 'expected', { update: true })).rejects.toThrow(
-      /^not recording expected: the last convergence did not settle \(failing\)[^]*disk full/,
+      /^not recording expected: the controllers had not settled at the end of the last advance or wait \(failing\)[^]*disk full/,
     );
     await expect(readdir(path.join(dir, 'expected'))).rejects.toThrow();
   });

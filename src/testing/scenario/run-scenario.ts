@@ -274,7 +274,7 @@ function stepClause(step: Place, at: Place): string {
  * resource is missing or differs (a controller kept failing, a reconcile never ended).
  */
 function unsettledClause(project: TestProject): string {
-  const note = unsettledNote(project.lastReport);
+  const note = unsettledNote(project.lastReport, project.lastReportIsOfSpan);
   if (note === '') return '';
   return ` (${note
     .split('\n')
