@@ -213,7 +213,7 @@ export async function run(): Promise<void> {
 
   interface OnEtcd {
     readonly converged: Converged;
-    readonly asked: { reads: number; writes: number; resourceWrites: number };
+    readonly asked: { reads: number; writes: number; resourceWrites: number; cachedReads: number };
     /** CPU ms of this process (cosi and the etcd client) and of the etcd server. */
     readonly cosiCpu: number;
     readonly etcdCpu: number | undefined;
@@ -348,7 +348,7 @@ export async function run(): Promise<void> {
           ["placement at 'writesInFlight'", wide],
         ] as const) {
           notes.push(
-            `  ${size} ${name}: etcd requests ${count(run.asked.reads)} reads, ${count(run.asked.writes)} writes carrying ${count(run.asked.resourceWrites)} resource writes; CPU (wall ${ms(total(run.converged))} ms): cosi process ${cpu(run.cosiCpu)} ms, etcd server ${run.etcdCpu === undefined ? 'unknown' : `${cpu(run.etcdCpu)} ms`}`,
+            `  ${size} ${name}: etcd requests ${count(run.asked.reads)} reads, ${count(run.asked.writes)} writes carrying ${count(run.asked.resourceWrites)} resource writes, ${count(run.asked.cachedReads)} reads answered from the watches; CPU (wall ${ms(total(run.converged))} ms): cosi process ${cpu(run.cosiCpu)} ms, etcd server ${run.etcdCpu === undefined ? 'unknown' : `${cpu(run.etcdCpu)} ms`}`,
             `  ${size} ${name}: open + converge on etcd / bare loop of as many keys: ${(total(run.converged) / rawKeys).toFixed(1)}x; reconciles on etcd / in memory: ${(run.converged.reconciles / memory.reconciles).toFixed(2)}x`,
           );
         }

@@ -38,6 +38,7 @@ import type { EtcdStateOptions } from './etcd-state-options.js';
 import { EtcdConnection, type CountedKv, type WatchConnectionChange } from './etcd-connection.js';
 import { AppliedSetRecord, type AppliedMetadata } from './applied-set-record.js';
 import { EtcdWatches, type OpenWatch } from './etcd-watches.js';
+import { WatchedReads } from './watched-reads.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -82,6 +83,8 @@ export interface EtcdFigures {
   readonly inFlight: number;
   /** Watches open now. */
   readonly watches: number;
+  /** Gets and lists answered from the values this state's watches keep, without a request. */
+  readonly cachedReads: number;
 }
 
 /**
@@ -115,6 +118,8 @@ export class EtcdCore implements StateCore {
   /** The last revision this state wrote, for a watch of every namespace (the whole range). */
   #writtenLast: number | undefined;
   #resourceWrites = 0;
+  /** Reads answered from the watches' values (undefined: `cachedReads: false`, all go to etcd). */
+  readonly #cached: WatchedReads | undefined;
   /** Every write goes through it: those issued together share a transaction. */
   readonly #batcher = new TxnBatcher(async (request) =>
     this.#kv(await this.#connect()).txn(request),
@@ -138,6 +143,7 @@ export class EtcdCore implements StateCore {
     if (!(timeout > 0)) throw new RangeError(`requestTimeout must be positive, got ${timeout}`);
     this.#connection = new EtcdConnection(options, this.#layout, timeout);
     this.#appliedSet = new AppliedSetRecord(this.#layout, this.#connection);
+    this.#cached = options.cachedReads === false ? undefined : new WatchedReads(this.#layout);
     this.#watching = new EtcdWatches({
       connection: this.#connection,
       layout: this.#layout,
@@ -146,17 +152,32 @@ export class EtcdCore implements StateCore {
       capacity,
       onListenerError: options.onListenerError ?? (() => undefined),
       listAt: async (kind, listOptions, onListed) => this.#listAt(kind, listOptions, onListed),
+      ...(this.#cached ? { cached: this.#cached } : {}),
     });
   }
 
   async get<S = unknown>(pointer: TypedPointer<S>): Promise<Resource<S>> {
+    // Not older than what this state has seen of the key by any means (lastSeen's value).
+    const key = this.#layout.resourceKey(pointer);
+    const cached = this.#cached?.get(
+      pointer,
+      key,
+      Number(this.#decoded.latest(key)?.revision ?? 0),
+    );
+    if (cached !== undefined) {
+      if (cached.found === null) throw new NotFoundError(toPointer(pointer));
+      return cached.found as Resource<S>;
+    }
     const found = await this.#read(pointer);
     if (!found) throw new NotFoundError(toPointer(pointer));
     return found.resource as Resource<S>;
   }
 
   async list<S = unknown>(kind: TypedKind<S>, options: ListOptions = {}): Promise<Resource<S>[]> {
-    const { resources } = await this.#listAt(kind, options);
+    const cached = this.#cached?.list(kind, options);
+    if (cached !== undefined) return cached.found as Resource<S>[];
+    const { resources, revision } = await this.#listAt(kind, options);
+    this.#cached?.saw(kind.type, revision);
     return resources as Resource<S>[];
   }
 
@@ -357,6 +378,7 @@ export class EtcdCore implements StateCore {
       failedRequests,
       inFlight,
       watches: this.#watches.size,
+      cachedReads: this.#cached?.hits ?? 0,
     };
   }
 
@@ -387,8 +409,10 @@ export class EtcdCore implements StateCore {
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
     const key = this.#layout.resourceKey(pointer);
-    const { kv, clusterId } = await this.#reader.read(Buffer.from(key));
+    const { kv, clusterId, revision } = await this.#reader.read(Buffer.from(key));
     this.#clusterId ??= clusterId;
+    // What this read saw of the key is the floor of later cached reads (see WatchedReads).
+    this.#cached?.saw(pointer.type, kv ? Number(kv.mod_revision) : revision);
     return kv
       ? { resource: this.#decoded.decode(key, kv), modRevision: kv.mod_revision }
       : undefined;
@@ -659,6 +683,7 @@ export class EtcdCore implements StateCore {
   /** Notes a write's revision, for {@link settled}. */
   #wrote(key: string, pointer: Pointer, revision: number): void {
     this.#resourceWrites++;
+    this.#cached?.saw(pointer.type, revision);
     this.#writtenKeys.set(key, revision);
     this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
     if (this.#writtenLast === undefined || revision > this.#writtenLast) {

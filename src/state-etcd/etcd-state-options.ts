@@ -36,4 +36,12 @@ export interface EtcdStateOptions {
    * healthy connection.
    */
   readonly keepAlive?: number;
+  /**
+   * Answer `get` and `list` of a kind this state's watches keep whole from their values, without
+   * a request (true by default): such a read sees this state's own writes, never goes back in
+   * time, and sees another process's write once its event has come to a watch here (a stale
+   * value then costs a failed compare-and-swap and a read again). `false`: every read asks etcd
+   * (linearizable). See docs/etcd.md, "Reads from the watches".
+   */
+  readonly cachedReads?: boolean;
 }

@@ -20,6 +20,7 @@ import { CorruptValueError } from './etcd-errors.js';
 import { WatchQueue } from './watch-queue.js';
 import type { CountedKv, EtcdConnection } from './etcd-connection.js';
 import { toEvent, type UntrackedChangeError, type WatchedValues } from './etcd-change-event.js';
+import type { WatchedReads } from './watched-reads.js';
 
 /** An open watch, with what {@link EtcdCore.settled} needs to know of it. */
 export interface OpenWatch {
@@ -85,6 +86,8 @@ export interface EtcdWatchesOptions {
     options: ListOptions,
     onListed?: (key: string, resource: Resource) => void,
   ) => Promise<{ resources: Resource[]; revision: number }>;
+  /** Given the values of each watch that keeps its kind whole, to answer reads from. */
+  readonly cached?: WatchedReads;
 }
 
 /**
@@ -101,6 +104,7 @@ export class EtcdWatches {
   readonly #capacity: number;
   readonly #onListenerError: (error: unknown) => void;
   readonly #listAt: EtcdWatchesOptions['listAt'];
+  readonly #cached: WatchedReads | undefined;
   /** The watch of the whole range the watches of every namespace share, once one asked. */
   #hubOpening: Promise<AllNamespacesHub> | undefined;
 
@@ -112,6 +116,7 @@ export class EtcdWatches {
     this.#capacity = options.capacity;
     this.#onListenerError = options.onListenerError;
     this.#listAt = options.listAt;
+    this.#cached = options.cached;
   }
 
   async watch(
@@ -249,6 +254,15 @@ export class EtcdWatches {
       const seen = filterEvent(event, options);
       if (seen) open.queue.push(seen);
     });
+    // Every value of the kind as of the watch's last change: reads of the kind may use them.
+    const { etcd } = open;
+    if (watched !== undefined && etcd !== undefined && !open.queue.ended) {
+      const values = watched;
+      this.#cached?.add(kind, {
+        values,
+        revision: () => (open.queue.ended ? undefined : etcd.lastRevision),
+      });
+    }
   }
 
   /**
@@ -321,6 +335,15 @@ export class EtcdWatches {
     listener.after = from;
     listener.waiting = undefined;
     for (const { change, changed } of waiting) this.#handToListener(listener, change, changed);
+    // Its type's values as of the later of its list and the shared watch's last change: reads of
+    // the type may use them.
+    this.#cached?.add(kind, {
+      values: listener.watched,
+      revision: () =>
+        hub.closed || listener.open.queue.ended
+          ? undefined
+          : Math.max(listener.after, hub.etcd.lastRevision),
+    });
   }
 
   /** The shared watch of the whole range, opened on first use from the current revision. */

@@ -5,6 +5,8 @@ import { TXN_MAX_OPS, TXNS_IN_FLIGHT } from './txn-batcher.js';
 export interface KeyRead {
   readonly kv: IKeyValue | undefined;
   readonly clusterId: string;
+  /** The revision etcd read it at. */
+  readonly revision: number;
 }
 
 interface Waiting {
@@ -77,9 +79,10 @@ export class ReadBatcher {
       return;
     }
     const clusterId = response.header.cluster_id;
+    const revision = Number(response.header.revision);
     batch.forEach(({ waiting }, i) => {
       const kv = response.responses[i]?.response_range.kvs[0];
-      for (const w of waiting) w.resolve({ kv, clusterId });
+      for (const w of waiting) w.resolve({ kv, clusterId, revision });
     });
   }
 }
