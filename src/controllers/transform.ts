@@ -107,7 +107,9 @@ export interface TransformOptions {
   /**
    * Put a finalizer (named after the controller) on every input, so that an input cannot be
    * destroyed before its output is cleaned up and `finalizerRemoval` succeeded. The input becomes
-   * a strong input.
+   * a strong input. An input the controller stops transforming loses the finalizer without
+   * `finalizerRemoval`, as it is no longer this controller's to hold: one that no longer matches
+   * `inputListOptions` once its output is gone, one that `mapMetadata` maps to nothing at once.
    */
   readonly inputFinalizers?: boolean;
   /**
@@ -344,6 +346,8 @@ function createPass<I, O>(
     if (!onlyChanged) remembered.unsettled.clear();
     /** Each input's error, by its index: they are reported in the order of the inputs. */
     const itemErrors: (Error | undefined)[] = [];
+    /** Inputs that hold our finalizer but map to no output now, by index. */
+    const unmapped: (Resource<I> | undefined)[] = [];
     const usedContextBefore = incremental.usesContext;
     /** Inputs skipped as unchanged (set by the visits). */
     const skipped = { count: 0 };
@@ -372,7 +376,11 @@ function createPass<I, O>(
       remembered.delete(id);
       rt.workingOn?.(item.metadata);
       const mapped = settings.mapMetadata(item);
-      if (!mapped) return;
+      if (!mapped) {
+        // No output for it any more: a finalizer of ours would keep it from ever being destroyed.
+        if (finalizers && item.metadata.finalizers.includes(name)) unmapped[index] = item;
+        return;
+      }
       const problem = checkMappedOutput(output, mapped);
       if (problem) {
         itemErrors[index] = problem;
@@ -491,6 +499,10 @@ function createPass<I, O>(
 
     // Only once the outputs are gone: an input's finalizer guards its output.
     const releases = [...releasable.values()];
+    for (const item of unmapped) if (item !== undefined) releases.push(item);
+    if (finalizers && options.inputListOptions !== undefined) {
+      releases.push(...(await leavingInputs(rt, settings, inputKind, items, touched)));
+    }
     const releaseErrors: (Error | undefined)[] = [];
     await forEachConcurrently(releases, inFlight, async (item, index) => {
       try {
@@ -503,6 +515,37 @@ function createPass<I, O>(
     await settings.postTransform?.(ctx);
     return errors;
   };
+}
+
+/**
+ * The inputs outside `inputListOptions` that still hold the controller's finalizer (they matched
+ * once) and whose output is gone (the pass's cleanup destroyed it, as it does every output no
+ * listed input maps to): the finalizer guards nothing any more, and would keep the input from
+ * ever being destroyed. One whose output another, listed input still maps to, or that is still
+ * stored (held by other finalizers, or someone else's), keeps it for now.
+ */
+async function leavingInputs<I, O>(
+  rt: ControllerRuntime,
+  settings: TransformSettings<I, O>,
+  inputKind: Kind,
+  listed: readonly Resource<I>[],
+  touched: ReadonlySet<string>,
+): Promise<Resource<I>[]> {
+  const name = settings.name;
+  const visited = new Set(listed.map((item) => item.metadata.id));
+  const leaving: Resource<I>[] = [];
+  for (const item of await rt.list<I>(inputKind)) {
+    if (visited.has(item.metadata.id) || !item.metadata.finalizers.includes(name)) continue;
+    rt.workingOn?.(item.metadata);
+    const mapped = settings.mapMetadata(item);
+    if (mapped && checkMappedOutput(settings.output.kind(), mapped) === undefined) {
+      if (touched.has(pointerKey(mapped.metadata))) continue;
+      if ((await rt.find(toPointer(mapped.metadata))) !== undefined) continue;
+    }
+    leaving.push(item);
+  }
+  rt.workingOn?.(undefined);
+  return leaving;
 }
 
 /**

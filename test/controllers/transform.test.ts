@@ -304,6 +304,67 @@ describe('transform controller', () => {
       expect((await out('1')).spec.out).toBe('theirs');
     });
 
+    it('releases an input that stops matching inputListOptions once its output is gone, so that it can be destroyed', async () => {
+      const removed: string[] = [];
+      await h.runtime.register(
+        abController(
+          {
+            inputFinalizers: true,
+            inputListOptions: { labelQueries: [labelQuery(labelEqual('env', 'prod'))] },
+          },
+          { finalizerRemoval: (_ctx, a) => void removed.push(a.metadata.id) },
+        ),
+      );
+      await h.state.create(A.create('1', undefined, { labels: { env: 'prod' } }));
+      await h.state.create(A.create('2', undefined, { labels: { env: 'prod' } }));
+      await h.runtime.converge();
+      expect(await finalizersOf('1')).toEqual([NAME]);
+      await h.state.addFinalizer(B.pointer('transformed-1'), 'other');
+
+      await h.state.modify(A.create('1'), (a) => {
+        a.metadata.labels.env = 'dev';
+      });
+      await h.runtime.converge();
+      // Its output is tearing down, held by another finalizer: the input keeps ours meanwhile.
+      expect((await out('1')).metadata.phase).toBe('tearingDown');
+      expect(await finalizersOf('1')).toEqual([NAME]);
+
+      await h.state.removeFinalizer(B.pointer('transformed-1'), 'other');
+      expect((await h.runtime.converge()).converged).toBe(true);
+      expect(await ids(h, B.kind())).toEqual(['transformed-2']);
+      expect(await finalizersOf('1')).toEqual([]);
+      expect(await finalizersOf('2')).toEqual([NAME]);
+      expect(removed).toEqual([]);
+      await h.state.teardownAndDestroy(A.pointer('1'));
+      expect(await ids(h, A.kind())).toEqual(['2']);
+    });
+
+    it('releases an input that mapMetadata no longer maps to an output, so that it can be destroyed', async () => {
+      await h.runtime.register(
+        abController(
+          { inputFinalizers: true },
+          {
+            mapMetadata: (a) =>
+              a.spec.str === 'none' ? undefined : B.create(`transformed-${a.metadata.id}`),
+          },
+        ),
+      );
+      await h.state.create(A.create('1', { str: 'x', int: 1 }));
+      await h.state.create(A.create('2', { str: 'y', int: 2 }));
+      await h.runtime.converge();
+      expect(await finalizersOf('1')).toEqual([NAME]);
+
+      await h.state.modify(A.create('1'), (a) => {
+        a.spec.str = 'none';
+      });
+      expect((await h.runtime.converge()).converged).toBe(true);
+      expect(await ids(h, B.kind())).toEqual(['transformed-2']);
+      expect(await finalizersOf('1')).toEqual([]);
+      expect(await finalizersOf('2')).toEqual([NAME]);
+      await h.state.teardownAndDestroy(A.pointer('1'));
+      expect(await ids(h, A.kind())).toEqual(['2']);
+    });
+
     it('releases the input only once other finalizers on its output are gone', async () => {
       await h.runtime.register(abController({ inputFinalizers: true }));
       await h.state.create(A.create('1'));
