@@ -1,4 +1,10 @@
-import { formatPointer, kindKey, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import {
+  formatPointer,
+  kindKey,
+  pointerKey,
+  type Kind,
+  type Pointer,
+} from '../engine/resource/pointer.js';
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import type {
   Input,
@@ -93,7 +99,8 @@ export const destroyOutput = (reason?: string): DestroyOutputError =>
  * each input is reconciled on its own (with its own backoff, `concurrency` at a time). It always
  * puts a finalizer on its inputs: a tearing-down input runs `finalizerRemoval`, then its output
  * is torn down, destroyed once no other finalizer holds it, and only then the input is released
- * (an output owned by another controller keeps it held, and fails the item). With
+ * (an output owned by another controller keeps it held, and fails the item). An input that
+ * `mapMetadata` no longer maps to an output likewise loses its output and then the finalizer. With
  * `ignoreTeardownUntil` / `ignoreTeardownWhile`, a tearing-down input is reconciled as a running
  * one while other controllers' finalizers say so.
  *
@@ -245,6 +252,24 @@ export function createQTransformController<I, O>(
     await rt.removeFinalizer(item.metadata, name);
   };
 
+  /**
+   * An input that maps to no output now but holds our finalizer (it mapped to one before): the
+   * outputs of ours that come from it (by `unmapMetadata`) are torn down and destroyed, then the
+   * finalizer goes, which would otherwise keep the input from ever being destroyed. No
+   * `finalizerRemoval`: the input is no longer this controller's. An output other finalizers
+   * hold keeps it for now; mappedDestroyReady brings us back when they are gone.
+   */
+  const releaseUnmapped = async (rt: QRuntime, item: Resource<I>): Promise<void> => {
+    const key = pointerKey(item.metadata);
+    let held = false;
+    for (const out of await rt.list<O>(output.kind())) {
+      if (out.metadata.owner !== name || pointerKey(settings.unmapMetadata(out)) !== key) continue;
+      if (await rt.teardown(out.metadata)) await rt.destroy(out.metadata);
+      else held = true;
+    }
+    if (!held) await rt.removeFinalizer(item.metadata, name);
+  };
+
   return {
     name,
     settings: {
@@ -274,7 +299,9 @@ export function createQTransformController<I, O>(
       const seen = rt.peek?.<I>(pointer);
       return (seen === undefined ? rt.get<I>(pointer) : Promise.resolve(seen)).then((item) => {
         const mapped = settings.mapMetadata(item);
-        if (!mapped) return;
+        if (!mapped) {
+          return item.metadata.finalizers.includes(name) ? releaseUnmapped(rt, item) : undefined;
+        }
         const problem = checkMappedOutput(output, mapped);
         if (problem) throw problem;
         const ctx = contexts.of(rt, log);

@@ -200,6 +200,41 @@ describe('queue transform controller', () => {
     expect(await finalizersOf('1')).toEqual([]);
   });
 
+  it('destroys the output of an input mapMetadata no longer maps, then releases the input, so that it can be destroyed', async () => {
+    const removed: string[] = [];
+    await h.runtime.register(
+      abController(
+        {},
+        {
+          mapMetadata: (a) =>
+            a.spec.str === 'none' ? undefined : B.create(`transformed-${a.metadata.id}`),
+          finalizerRemoval: (_ctx, a) => void removed.push(a.metadata.id),
+        },
+      ),
+    );
+    await h.state.create(A.create('1', { str: 'x', int: 1 }));
+    await h.state.create(A.create('2', { str: 'y', int: 2 }));
+    await h.runtime.converge();
+    await h.state.addFinalizer(B.pointer('transformed-1'), 'foo.cosi');
+
+    await h.state.modify(A.create('1'), (a) => {
+      a.spec.str = 'none';
+    });
+    expect((await h.runtime.converge()).errors).toBe(0);
+    // Its output tears down, held by another finalizer: the input keeps ours meanwhile.
+    expect((await out('1')).metadata.phase).toBe('tearingDown');
+    expect(await finalizersOf('1')).toEqual([NAME]);
+
+    await h.state.removeFinalizer(B.pointer('transformed-1'), 'foo.cosi');
+    expect((await h.runtime.converge()).converged).toBe(true);
+    expect(await ids(h, B.kind())).toEqual(['transformed-2']);
+    expect(await finalizersOf('1')).toEqual([]);
+    expect(await finalizersOf('2')).toEqual([NAME]);
+    expect(removed).toEqual([]);
+    await h.state.teardownAndDestroy(A.pointer('1'));
+    expect(await ids(h, A.kind())).toEqual(['2']);
+  });
+
   it('replaces an output left tearing down when its input is re-created', async () => {
     await h.runtime.register(abController());
     await h.state.create(A.create('1', { str: 'old', int: 1 }));
