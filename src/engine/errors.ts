@@ -229,6 +229,11 @@ export class AccessError extends Error {
     readonly pointer: Pointer,
     readonly rule: 'read' | 'write' | 'finalizer',
     message: string,
+    /**
+     * What was refused, as the message says it (`read Type(ns/id)`, `list ns/Type`,
+     * `modify Type(ns/id)`), for a caller that words the reason its own way (the builder).
+     */
+    readonly attempted?: string,
   ) {
     super(message);
     this.name = 'AccessError';
@@ -248,9 +253,10 @@ export function readDenied(
   p: Pointer,
   listing: boolean,
   pinned: readonly string[] = [],
+  inputKind: 'weak' | 'mapped' = 'weak',
 ): AccessError {
   const what = listing ? `list ${p.namespace}/${p.type}` : `read ${formatPointer(p)}`;
-  const input = `{ namespace: ${quoted(p.namespace)}, type: ${quoted(p.type)}, kind: 'weak' }`;
+  const input = `{ namespace: ${quoted(p.namespace)}, type: ${quoted(p.type)}, kind: '${inputKind}' }`;
   const why =
     pinned.length === 0
       ? `it is neither an input nor an output (declare it among its inputs: ${input})`
@@ -260,6 +266,7 @@ export function readDenied(
     p,
     'read',
     `controller ${JSON.stringify(controller)} may not ${what}: ${why}`,
+    what,
   );
 }
 
@@ -270,6 +277,7 @@ export function writeDenied(controller: string, p: Pointer, op: string): AccessE
     p,
     'write',
     `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: ${p.type} is not one of its outputs (declare it among its outputs: { type: ${quoted(p.type)}, kind: 'exclusive' })`,
+    `${op} ${formatPointer(p)}`,
   );
 }
 

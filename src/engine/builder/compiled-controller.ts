@@ -10,6 +10,7 @@ import type {
   QInputKind,
 } from '../runtime/controller.js';
 import { isTerminal, requeueAfter, RequeueError } from '../errors.js';
+import { inBuilderTerms } from './access-hints.js';
 import type { ResourceEvent } from '../state/state.js';
 import { ExponentialBackoff, type BackoffOptions } from '../runtime/backoff.js';
 import { createDeadline, deadlineClock } from './deadline.js';
@@ -212,7 +213,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
       } catch (error) {
         if (!isTerminal(error)) {
           terminal.delete(key);
-          throw error;
+          throw inBuilderTerms(error, spec.name);
         }
         terminal.set(key, { request, error, at: rt.clock.now() });
         // The engine records it, reports it and does not retry the request.

@@ -404,6 +404,11 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
     this.#controls.workingOn?.(pointer);
   }
 
+  /** A whole-world controller declares what it reads as a weak input. */
+  protected override readInputKind(): 'weak' {
+    return 'weak';
+  }
+
   /** Every output written this pass, for `cleanupOutputs`. */
   protected override settled(pointer: Pointer): void {
     this.#outputs.touch(pointer);

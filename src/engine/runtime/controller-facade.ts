@@ -539,7 +539,15 @@ export class ControllerFacade implements ControllerContext {
     const pinned = this.inputs()
       .filter((input) => kindCovers(input, pointer))
       .flatMap((input) => (input.id === undefined ? [] : [input.id]));
-    return readDenied(this.name, pointer, listing, pinned);
+    return readDenied(this.name, pointer, listing, pinned, this.readInputKind());
+  }
+
+  /**
+   * The input kind a refused read's hint tells to declare: a queue controller's (this facade's
+   * own) takes `mapped`, a whole-world controller's (its subclass) `weak`.
+   */
+  protected readInputKind(): 'weak' | 'mapped' {
+    return 'mapped';
   }
 
   /**

@@ -77,6 +77,28 @@ describe('the controller facade', () => {
     );
   });
 
+  it("tells a queue controller to declare a mapped input, its kind of input, not a whole-world controller's weak one", async () => {
+    h = createHarness();
+    await h.state.create(Int.create('a'));
+    await h.state.create(Sentence.create('s'));
+    const caught: unknown[] = [];
+    await h.runtime.register({
+      name: 'QProber',
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+        outputs: [],
+      },
+      async reconcile(rt) {
+        await rt.get(Sentence.pointer('s')).catch((error: unknown) => caught.push(error));
+      },
+      mapInput: () => Promise.resolve([]),
+    });
+    await h.runtime.converge();
+    expect((caught[0] as Error).message).toBe(
+      `controller "QProber" may not read Sentences.test.cosi.dev(sentences/s): it is neither an input nor an output (declare it among its inputs: { namespace: 'sentences', type: 'Sentences.test.cosi.dev', kind: 'mapped' })`,
+    );
+  });
+
   it('names the ids an input is pinned to when it refuses a list or another id of its type', async () => {
     h = createHarness();
     const caught: unknown[] = [];
