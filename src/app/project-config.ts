@@ -23,6 +23,11 @@ export interface ConfigLocation {
   /** What `config` is called in messages: `--config` (the CLI's flag), or a library's option. */
   readonly configOption?: string;
   readonly cwd: string;
+  /**
+   * A directory looked from when no path has a config of its own, before the working directory
+   * (a scenario's own directory).
+   */
+  readonly near?: string;
   /** Wall ms the config may take to load (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
   /** Told while the config's code runs: a worker's heartbeat. */
@@ -37,8 +42,9 @@ const engineModule = (): Promise<unknown> => import('../index.js');
  * an edit. Looked for as eslint and vitest look for theirs: `--config` (a file, or a directory
  * holding one); otherwise `cosi.config.{ts,mts,js,mjs}` in the directory of each `-f` path and
  * its parents, then in the working directory and its parents, each walk stopping at the
- * repository root (the directory that holds `.git`). No config is not an error: the manifests
- * are then only validated.
+ * repository root (the directory that holds `.git`). Paths whose own configs differ are a
+ * `ConfigError`: one run loads one config. No config is not an error: the manifests are then
+ * only validated.
  *
  * @throws ConfigError, its paths as the user would write them, when the config cannot be found
  *   or loaded.
@@ -118,39 +124,81 @@ export function explainMissingConfig(
 async function findConfigFile(location: ConfigLocation): Promise<string | undefined> {
   if (location.config !== undefined)
     return explicitConfig(location.config, location.cwd, location.configOption);
-  const starts: string[] = [];
+  const above = new ConfigsAbove();
+  // Each path's own config: one check runs one config, so paths that have different ones are
+  // refused rather than checked with the first (the other's controllers would never run, and
+  // the verdict would depend on the order of the paths).
+  const found: { readonly config: string; readonly path: string }[] = [];
   for (const given of location.files) {
     if (given === '-') continue;
-    const full = path.resolve(location.cwd, given);
-    const kind = await kindOf(full);
-    if (kind === 'directory') starts.push(full);
-    else if (kind !== undefined) starts.push(path.dirname(full));
-    else {
-      // A glob (`-f 'manifests/*.yaml'`, quoted so that cosi expands it): from the directory it
-      // looks in, as from the files the shell would have named.
-      const base = globBase(given);
-      if (base !== undefined) starts.push(path.resolve(location.cwd, base));
-    }
+    const start = await startOf(location.cwd, given);
+    const config = start === undefined ? undefined : await above.from(start);
+    if (config !== undefined && !found.some((f) => f.config === config))
+      found.push({ config, path: given });
   }
-  starts.push(location.cwd);
-  const searched = new Set<string>();
-  for (const start of starts) {
+  if (found.length > 1) throw differentConfigs(found, location.cwd);
+  const file =
+    found[0]?.config ??
+    (location.near === undefined ? undefined : await above.from(location.near)) ??
+    (await above.from(location.cwd));
+  if (file === undefined) return undefined;
+  const distrust = await distrustOf(file);
+  if (distrust !== undefined) {
+    throw new ConfigError(
+      displayPath(location.cwd, file),
+      `cosi runs no config found by itself that ${distrust}: anyone else could have written it (pass --config ${displayPath(location.cwd, file)} to run it all the same)`,
+    );
+  }
+  return file;
+}
+
+/** The directory a path's config is looked for from: its own, a file's, a glob's base. */
+async function startOf(cwd: string, given: string): Promise<string | undefined> {
+  const full = path.resolve(cwd, given);
+  const kind = await kindOf(full);
+  if (kind === 'directory') return full;
+  if (kind !== undefined) return path.dirname(full);
+  // A glob (`-f 'manifests/*.yaml'`, quoted so that cosi expands it): from the directory it
+  // looks in, as from the files the shell would have named.
+  const base = globBase(given);
+  return base === undefined ? undefined : path.resolve(cwd, base);
+}
+
+/**
+ * The config found from a directory upwards, up to the repository root; each directory looked
+ * at once, however many paths (a shell's glob of a thousand files) climb through it.
+ */
+class ConfigsAbove {
+  readonly #known = new Map<string, string | undefined>();
+
+  async from(start: string): Promise<string | undefined> {
+    const climbed: string[] = [];
+    let config: string | undefined;
     for (const dir of await upToRepositoryRoot(start)) {
-      if (searched.has(dir)) break;
-      searched.add(dir);
-      const found = await findConfig(dir);
-      if (found === undefined) continue;
-      const distrust = await distrustOf(found);
-      if (distrust !== undefined) {
-        throw new ConfigError(
-          displayPath(location.cwd, found),
-          `cosi runs no config found by itself that ${distrust}: anyone else could have written it (pass --config ${displayPath(location.cwd, found)} to run it all the same)`,
-        );
+      if (this.#known.has(dir)) {
+        config = this.#known.get(dir);
+        break;
       }
-      return found;
+      climbed.push(dir);
+      config = await findConfig(dir);
+      if (config !== undefined) break;
     }
+    for (const dir of climbed) this.#known.set(dir, config);
+    return config;
   }
-  return undefined;
+}
+
+/** The refusal of paths whose configs differ, with the two ways to check them. */
+function differentConfigs(
+  found: readonly { readonly config: string; readonly path: string }[],
+  cwd: string,
+): ConfigError {
+  const configs = found.slice(0, 2).map((f) => `${displayPath(cwd, f.config)} (for ${f.path})`);
+  const [, second] = found;
+  return new ConfigError(
+    displayPath(cwd, second?.config ?? ''),
+    `the paths have different configs, ${configs.join(' and ')}, and a run loads one: check each with its own (--each) or name one (--config)`,
+  );
 }
 
 /**

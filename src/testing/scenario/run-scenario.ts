@@ -229,7 +229,7 @@ async function scenarioConfig(
   return loadProjectConfig(
     scenario.config !== undefined
       ? { files: [], config: scenario.config, cwd, ...bounds }
-      : { files: [...(scenario.manifests ?? []), scenario.dir], cwd, ...bounds },
+      : { files: scenario.manifests ?? [], near: scenario.dir, cwd, ...bounds },
   );
 }
 
