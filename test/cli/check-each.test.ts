@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -244,5 +244,36 @@ describe('cosi check --each: one world per path, one report', () => {
     const none = await cli(['check', '--each', 'elsewhere/*'], { cwd: dir });
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('elsewhere/*');
+  });
+
+  it('checks a world named twice once, under its first name', async () => {
+    await symlink(path.join(dir, 'clusters', 'staging'), path.join(dir, 'stage'));
+    const r = await cli(
+      [
+        'check',
+        '--each',
+        'clusters/staging',
+        'clusters/*',
+        './clusters/staging/',
+        path.join(dir, 'clusters', 'staging'),
+        'stage',
+        '-o',
+        'json',
+      ],
+      { cwd: dir },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      resources: { resources: number; files: number };
+      cases: { check: string; name: string }[];
+    };
+    expect(report.cases.map((c) => c.name)).toEqual([
+      'clusters/staging/settings.yaml:1 ConfigMap shop/settings',
+      'convergence of clusters/staging',
+      'clusters/production/settings.yaml:1 ConfigMap shop/settings',
+      'convergence of clusters/production',
+    ]);
+    expect(report.resources).toMatchObject({ resources: 2, files: 2 });
   });
 });

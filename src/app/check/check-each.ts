@@ -12,7 +12,7 @@
  * that the report says which world it is about.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Finding } from '../../loaders/finding.js';
 import { nodeFileSystem } from '../../loaders/manifest-file-system.js';
@@ -114,21 +114,36 @@ export async function checkEach(
  * The paths, each glob that names no file (`'clusters/*'`, quoted, or from a shell that does not
  * expand it) replaced by what it matches, files and directories (only directories for
  * `'clusters/*\/'`), each a world, as the walk of `cosi check 'm/*'` takes them. A glob that
- * matches nothing stays: its world reports it.
+ * matches nothing stays: its world reports it. A world named twice (`a a/`, `./a`, its absolute
+ * path, a glob that matches it, a symlink to it) is checked once, under its first name: checked
+ * twice, its cases were each reported twice, under the same name.
  */
 async function eachPath(given: readonly string[], cwd: string): Promise<string[]> {
   const paths: string[] = [];
+  const seen = new Set<string>();
+  const add = (path: string): void => {
+    const full = resolve(cwd, path);
+    let key: string;
+    try {
+      key = realpathSync(full);
+    } catch {
+      key = full;
+    }
+    if (seen.has(key)) return;
+    seen.add(key);
+    paths.push(path);
+  };
   for (const path of given) {
     // tinyglobby is loaded only for a path that is not there.
     const globs = existsSync(resolve(cwd, path)) ? undefined : await import('tinyglobby');
     if (globs === undefined || !globs.isDynamicPattern(path)) {
-      paths.push(path);
+      add(path);
       continue;
     }
     const { globMatches } = await import('../../loaders/glob-matches.js');
     const matches = (await globMatches(nodeFileSystem, cwd, path)).paths;
-    if (matches.length === 0) paths.push(path);
-    else paths.push(...matches);
+    if (matches.length === 0) add(path);
+    else for (const match of matches) add(match);
   }
   return paths;
 }
