@@ -64,7 +64,9 @@ export function anchoredPattern(pattern: string): string {
 /**
  * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory and in
  * each directory named in `paths` (`cosi check p` after `cosi init p` reads `p/.cosiignore`, as
- * `cd p && cosi check .` does), then `--ignore`.
+ * `cd p && cosi check .` does), then `--ignore`. They are matched against paths relative to the
+ * working directory, or to the {@link ignoreBase} when a directory named holds the working
+ * directory (`cosi check ..`).
  */
 export async function ignorePatterns(options: {
   readonly cwd: string;
@@ -72,44 +74,112 @@ export async function ignorePatterns(options: {
   /** The paths a command names (files, directories, globs): directories' files are read. */
   readonly paths?: readonly string[];
 }): Promise<string[]> {
-  const named = await namedDirectoryPatterns(options.cwd, options.paths ?? []);
+  const cwd = path.resolve(options.cwd);
+  const base = await ignoreBase(cwd, options.paths ?? [], isDirectory);
+  const named = await namedDirectoryPatterns(cwd, options.paths ?? [], base);
+  // Below a named directory that holds it, the working directory's patterns are a nested
+  // `.gitignore`'s: scoped to it. An `--ignore` pattern without a slash (`drafts/`, `*.bak`)
+  // still matches anywhere, as it did in the working directory.
+  const own = (pattern: string): string =>
+    base === undefined ? pattern : scopedPattern(pattern, prefixOf(base, cwd));
+  const given = (pattern: string): string =>
+    base === undefined || !isAnchored(pattern) ? pattern : own(pattern);
+  const ownFile = { dir: cwd, patterns: (await readIgnoreFile(cwd)).map(anchoredPattern).map(own) };
+  // A deeper file's patterns come after, and win, as a nested `.gitignore`'s do: below a named
+  // directory that holds it, the working directory's after that directory's.
+  const files =
+    base === undefined
+      ? [ownFile, ...named]
+      : [ownFile, ...named].sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
   return [
     ...SCENARIO_FILE_PATTERNS,
-    ...(await readIgnoreFile(options.cwd)).map(anchoredPattern),
-    ...named,
-    ...(options.ignore ?? []).map(anchoredPattern),
+    ...files.flatMap((f) => f.patterns),
+    ...(options.ignore ?? []).map(anchoredPattern).map(given),
   ];
+}
+
+function depthOf(dir: string): number {
+  return dir.split(path.sep).filter(Boolean).length;
+}
+
+/**
+ * The outermost directory named in `paths` that holds the working directory (`..` in `cosi check
+ * ..`, or its absolute path), if any: the ignore patterns are then matched against paths relative
+ * to it, each `.cosiignore` scoped to its own directory as git scopes nested `.gitignore`s.
+ * Matched from the working directory, a negation of that directory's `.cosiignore`
+ * (`!sub/keep.yaml`) kept nothing below the working directory, and its `sub/*` skipped nothing
+ * there.
+ */
+export async function ignoreBase(
+  cwd: string,
+  paths: readonly string[],
+  directory: (dir: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  let base: string | undefined;
+  for (const given of paths) {
+    if (given === '' || given === '-') continue;
+    const dir = path.resolve(cwd, given);
+    if (!cwd.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`)) continue;
+    if (base !== undefined && dir.length >= base.length) continue;
+    if (await directory(dir)) base = dir;
+  }
+  return base;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `dir` relative to `base`, `/`-separated. */
+function prefixOf(base: string, dir: string): string {
+  return path.relative(base, dir).split(path.sep).join('/');
 }
 
 /**
  * The `.cosiignore` patterns of the directories named in `paths` (other than the working
  * directory), each scoped to its directory as git scopes a nested `.gitignore`'s: a pattern with
  * a slash before its end is anchored there (`/expected/` in `p` is `/p/expected/`), any other
- * matches at any depth below it (`*.bak` is `*.bak` in any directory under `/p/`). A directory outside the working
- * directory is walked with paths relative to itself: its patterns are as written.
+ * matches at any depth below it (`*.bak` is `*.bak` in any directory under `/p/`). Scoped from
+ * the working directory, or from `base` (see {@link ignoreBase}), whose own patterns are as
+ * written. A directory outside them is walked with paths relative to itself: its patterns are as
+ * written.
  */
-async function namedDirectoryPatterns(cwd: string, paths: readonly string[]): Promise<string[]> {
-  const patterns: string[] = [];
-  const seen = new Set<string>([path.resolve(cwd)]);
+async function namedDirectoryPatterns(
+  cwd: string,
+  paths: readonly string[],
+  base: string | undefined,
+): Promise<{ readonly dir: string; readonly patterns: string[] }[]> {
+  const files: { readonly dir: string; readonly patterns: string[] }[] = [];
+  const from = base ?? cwd;
+  const seen = new Set<string>([cwd]);
   for (const given of paths) {
     const dir = path.resolve(cwd, given);
     if (seen.has(dir)) continue;
     seen.add(dir);
-    try {
-      if (!(await stat(dir)).isDirectory()) continue;
-    } catch {
-      continue;
-    }
-    const relative = path.relative(cwd, dir);
+    if (!(await isDirectory(dir))) continue;
+    const relative = path.relative(from, dir);
     const outside =
-      relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+      relative === '' ||
+      relative === '..' ||
+      relative.startsWith(`..${path.sep}`) ||
+      path.isAbsolute(relative);
     const prefix = relative.split(path.sep).join('/');
-    for (const line of await readIgnoreFile(dir)) {
-      const pattern = anchoredPattern(line);
-      patterns.push(outside ? pattern : scopedPattern(pattern, prefix));
-    }
+    const patterns = (await readIgnoreFile(dir))
+      .map(anchoredPattern)
+      .map((pattern) => (outside ? pattern : scopedPattern(pattern, prefix)));
+    files.push({ dir, patterns });
   }
-  return patterns;
+  return files;
+}
+
+/** Whether a `.gitignore` pattern is anchored to its file's directory: a slash before its end. */
+function isAnchored(pattern: string): boolean {
+  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+  return body.replace(/\/$/, '').includes('/');
 }
 
 /** A `.gitignore` pattern of directory `prefix` (relative, `/`-separated), as the root reads it. */
@@ -117,7 +187,8 @@ function scopedPattern(pattern: string, prefix: string): string {
   const negated = pattern.startsWith('!');
   const body = negated ? pattern.slice(1) : pattern;
   // A slash anywhere but at the end anchors the pattern to its file's directory.
-  const anchored = body.replace(/\/$/, '').includes('/');
-  const scoped = anchored ? `/${prefix}/${body.replace(/^\//, '')}` : `/${prefix}/**/${body}`;
+  const scoped = isAnchored(body)
+    ? `/${prefix}/${body.replace(/^\//, '')}`
+    : `/${prefix}/**/${body}`;
   return `${negated ? '!' : ''}${scoped}`;
 }

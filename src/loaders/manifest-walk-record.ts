@@ -39,6 +39,11 @@ export class ManifestWalkRecord {
     readonly fs: ManifestFileSystem,
     readonly cwd: string,
     readonly ignored: IgnoreMatcher | undefined,
+    /**
+     * The directory named that holds `cwd` (`..`), absolute: the ignore patterns are relative to
+     * it (see `ignoreBase`).
+     */
+    readonly ignoreBase?: string,
   ) {}
 
   /** Paths that do not exist, cannot be read, are not regular files or loop. */
@@ -92,14 +97,14 @@ export class ManifestWalkRecord {
 
   /**
    * Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking: matched
-   * against its path relative to the working directory or, outside it (`cosi check -f
-   * /elsewhere`), relative to the directory named that holds it, so that `*.cosi-test.yaml` and
-   * `drafts/` skip there too.
+   * against its path relative to the working directory (or to the directory named that holds it:
+   * `cosi check ..`) or, outside it (`cosi check -f /elsewhere`), relative to the directory named
+   * that holds it, so that `*.cosi-test.yaml` and `drafts/` skip there too.
    */
   isIgnored(absolute: string, isDirectory: boolean): boolean {
     if (this.ignored === undefined) return false;
     if (this.namedIgnored.some((root) => absolute.startsWith(`${root}${path.sep}`))) return false;
-    let relative = path.relative(this.cwd, absolute);
+    let relative = path.relative(this.ignoreBase ?? this.cwd, absolute);
     if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) {
       const root = this.roots
         .filter((r) => absolute.startsWith(`${r}${path.sep}`))

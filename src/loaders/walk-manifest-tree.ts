@@ -52,6 +52,7 @@ import type { UnrenderedSource } from './unrendered-source.js';
 import { ManifestWalkRecord, type NamedFile } from './manifest-walk-record.js';
 import { WalkedKustomizations } from './walked-kustomizations.js';
 import { encloses } from './path-containment.js';
+import { ignoreBase } from './ignore-file.js';
 import { inApplyOrder, WalkedTests } from './walked-tests.js';
 
 /** What {@link walkManifestTree} returns. */
@@ -78,8 +79,9 @@ export interface WalkManifestTreeOptions {
   readonly fs?: ManifestFileSystem;
   /**
    * Patterns in `.gitignore` syntax (a `.cosiignore` file's lines, `--ignore`), matched against
-   * paths relative to `cwd`: files and directories they match are skipped while walking a
-   * directory. A path given by name is always read.
+   * paths relative to `cwd`, or to the outermost directory named that holds it (`ignoreBase`):
+   * files and directories they match are skipped while walking a directory. A path given by name
+   * is always read.
    */
   readonly ignore?: readonly string[];
 }
@@ -127,11 +129,22 @@ export async function walkManifestTree(
   paths: readonly string[],
   options: WalkManifestTreeOptions = {},
 ): Promise<ManifestTree> {
-  const walker = new ManifestWalker(
-    options.fs ?? nodeFileSystem,
-    options.cwd ?? process.cwd(),
-    options.ignore && options.ignore.length > 0 ? ignore().add([...options.ignore]) : undefined,
-  );
+  const fs = options.fs ?? nodeFileSystem;
+  const cwd = options.cwd ?? process.cwd();
+  const ignored =
+    options.ignore && options.ignore.length > 0 ? ignore().add([...options.ignore]) : undefined;
+  // Known before the walk starts: `cosi check . ..` walks `.` first.
+  const base =
+    ignored === undefined
+      ? undefined
+      : await ignoreBase(path.resolve(cwd), paths, async (dir) => {
+          try {
+            return (await fs.stat(dir)).isDirectory();
+          } catch {
+            return false;
+          }
+        });
+  const walker = new ManifestWalker(fs, cwd, ignored, base);
   for (const given of paths) {
     if (given === STDIN_PATH) continue;
     await walker.addPath(given);
@@ -205,8 +218,13 @@ class ManifestWalker {
   /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
   readonly #kustomizations: WalkedKustomizations;
 
-  constructor(fs: ManifestFileSystem, cwd: string, ignored: Ignore | undefined) {
-    this.#record = new ManifestWalkRecord(fs, cwd, ignored);
+  constructor(
+    fs: ManifestFileSystem,
+    cwd: string,
+    ignored: Ignore | undefined,
+    ignoreBase: string | undefined,
+  ) {
+    this.#record = new ManifestWalkRecord(fs, cwd, ignored, ignoreBase);
     this.#kustomizations = new WalkedKustomizations(this.#record);
     this.#tests = new WalkedTests({
       record: this.#record,

@@ -84,4 +84,40 @@ describe('readIgnoreFile', () => {
       path.join('sub', 'drafts', 'd.yaml'),
     ]);
   });
+
+  it('reads the .cosiignore of a named directory that holds the working directory from that directory: cd sub && cosi check .. (review gate3 3)', async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`;
+    await writeBelow(dir, 'top.yaml', cm('top'));
+    await writeBelow(dir, 'other.yml', cm('other'));
+    await writeBelow(dir, 'sub/keep.yaml', cm('keep'));
+    await writeBelow(dir, 'sub/drop.yaml', cm('drop'));
+    await writeBelow(dir, 'sub/local.yaml', cm('local'));
+    await writeBelow(dir, 'sub/gen/g.yaml', cm('g'));
+    await writeBelow(dir, 'sub/x.bak.yaml', cm('bak'));
+    // --ignore: gen/ and other.yml at any depth. Of the directory named: sub/drop.yaml skipped, sub/keep.yaml kept though *.yaml skips.
+    await writeFile(path.join(dir, '.cosiignore'), '*.yaml\n!top.yaml\n!sub/keep.yaml\n');
+    // Of the working directory: relative to it, a nested .gitignore's.
+    await writeFile(path.join(dir, 'sub', '.cosiignore'), '!local.yaml\n');
+    const sub = path.join(dir, 'sub');
+    for (const named of ['..', dir]) {
+      const paths = [named];
+      const ignore = await ignorePatterns({ cwd: sub, paths, ignore: ['gen/', 'other.yml'] });
+      const tree = await walkManifestTree(paths, { cwd: sub, ignore });
+      expect(tree.files.map((f) => path.relative(dir, f.absolute))).toEqual([
+        path.join('sub', 'keep.yaml'),
+        path.join('sub', 'local.yaml'),
+        'top.yaml',
+      ]);
+    }
+    // Named before it, the working directory's files are matched from there all the same.
+    const both = ['.', '..'];
+    const ignore = await ignorePatterns({ cwd: sub, paths: both });
+    const tree = await walkManifestTree(both, { cwd: sub, ignore });
+    expect(tree.files.map((f) => f.display)).toEqual([
+      '../other.yml',
+      '../top.yaml',
+      'keep.yaml',
+      'local.yaml',
+    ]);
+  });
 });
