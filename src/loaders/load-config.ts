@@ -459,16 +459,16 @@ function describeLoadError(
   if (missing !== undefined && exported !== undefined && missing in exported) {
     problem += wrongEntryPointHint(frame.file, missing);
   }
-  // In the config itself: its position (a module that is not there: where it is named, which
-  // the transpiled code's frame only comes near); in a module it imports: named in the message.
-  if (frame.file === file) {
-    const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
-    return { problem, ...(named ?? { line: frame.line, col: columnIn(file, frame, message) }) };
-  }
+  // Its position in the file (a module that is not there: where it is named, which the
+  // transpiled code's frame only comes near, past the end of its line); in the config itself, or
+  // in a module it imports, which the finding names.
+  const named = missingModule === undefined ? undefined : whereNamed(frame.file, missingModule);
+  const at = named ?? { line: frame.line, col: columnIn(frame.file, frame, message) };
+  if (frame.file === file) return { problem, ...at };
   const cycle = importsConfigBack(frame.file, file, message)
     ? importCycleHint(frame.file, file)
     : '';
-  return { problem: problem + cycle, line: frame.line, col: frame.col, module: frame.file };
+  return { problem: problem + cycle, ...at, module: frame.file };
 }
 
 /**

@@ -281,6 +281,21 @@ describe('a config that imports a module that is not there', () => {
     );
     expect(r.code).toBe(2);
   });
+
+  it('is one line at the import in the module the config imports that names it (review gate3 5)', async () => {
+    // The transpiled code's frame was past the end of the line: lib.ts:1:197 of a 23-column line.
+    await writeFile(
+      path.join(dir, 'lib.ts'),
+      "import './settings.js';\n/**\n * Settings.\n */\nimport { defineResource } from 'cosi';\nexport const a = defineResource;\n",
+    );
+    const r = await check(
+      "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
+    );
+    expect(r.stderr).toBe(
+      "cosi: lib.ts:1:8: cannot load the config: Cannot find module './settings.js'\n",
+    );
+    expect(r.code).toBe(2);
+  });
 });
 
 describe("a generic controller's settings", () => {
