@@ -9,7 +9,7 @@
  * builds its own validation product (protovalidate) on it, it runs on Node 20, its `matches`
  * takes a pluggable RE2 engine, and functions and methods are plain values that overload by
  * argument types, which is how the Kubernetes libraries are added here. Neither library bounds
- * evaluation cost, so cosi does (`cost-budget.ts`, and the rewrite in `rule-compiler.ts`).
+ * evaluation cost, so cosi does (`cost-budget.ts`, and the rewrite in `compile-expression.ts`).
  */
 
 import {
@@ -43,7 +43,7 @@ import { listUnionFunctions } from './list-union.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
 /**
- * The function every comprehension's range is passed through (see `rule-compiler.ts`): it
+ * The function every comprehension's range is passed through (see `compile-expression.ts`): it
  * charges, per element about to be visited, the size of the loop's body. Its name cannot be written in a rule.
  */
 export const ITERATE_FUNCTION = '@cosi.iterate';

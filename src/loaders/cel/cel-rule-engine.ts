@@ -5,12 +5,9 @@
 import type { CelEnv } from '@bufbuild/cel';
 import { celEnvironmentFor } from './cel-environment.js';
 import { evaluateRules, type EvaluateRulesOptions, type RuleViolation } from './evaluate-rules.js';
-import {
-  compileExpression,
-  compileRulesIn,
-  type CompiledRules,
-  type RuleProblem,
-} from './rule-compiler.js';
+import { compileRulesIn } from './rule-compiler.js';
+import { compileExpression } from './compile-expression.js';
+import type { CompiledRules, RuleProblem } from './compiled-rule.js';
 import { newRuleProblems, type PreexistingExpressions } from './new-rules.js';
 import { parseExpression } from './cel-expression.js';
 import type { ExprNode } from './optional-syntax.js';

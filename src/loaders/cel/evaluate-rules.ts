@@ -19,12 +19,8 @@ import { correlate, type CorrelatedValue } from '../ratcheting.js';
 import { toCelValue } from './cel-value.js';
 import { CostBudget, CostLimitError } from './cost-budget.js';
 import { NONE, Optional } from './kubernetes-library/optional.js';
-import {
-  compileRules,
-  compileRulesIn,
-  type CompiledRule,
-  type RuleBindings,
-} from './rule-compiler.js';
+import { compileRules, compileRulesIn } from './rule-compiler.js';
+import type { CompiledRule, RuleBindings } from './compiled-rule.js';
 import { childSchema, isSchemaNode, type SchemaNode } from '../schema-node.js';
 import { DEFAULT_KUBERNETES_VERSION, kubernetesMinor } from './cel-environment.js';
 import { evaluationFieldError, violationFieldError, type RuleNode } from './rule-field-error.js';

@@ -29,7 +29,9 @@ import {
   newExpressionsEnvironmentFor,
   DEFAULT_KUBERNETES_VERSION,
 } from './cel-environment.js';
-import { compileExpression, compileRulesIn, type RuleProblem } from './rule-compiler.js';
+import { compileRulesIn } from './rule-compiler.js';
+import { compileExpression } from './compile-expression.js';
+import type { RuleProblem } from './compiled-rule.js';
 
 /** The problems of a rule that cannot compile in another environment (see `rule-compiler.ts`). */
 const COMPILE_PROBLEMS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@ import { isCelError, isCelUint } from '@bufbuild/cel';
 import { getConformanceSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { describe, expect, it } from 'vitest';
 import { CostBudget } from '../../../src/loaders/cel/cost-budget.js';
-import { compileExpression } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
 
 /**
  * A subset of cel-spec's official conformance suite (the data `@bufbuild/cel` is tested with,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression, compileRules } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
+import { compileRules } from '../../../src/loaders/cel/rule-compiler.js';
 
 /**
  * The API server's compile-time checks of CEL rules, ported case by case from

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
 
 /**
  * The static cost of cel-go's extension functions in the API server's environment, ported from

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
 import { runExpression } from './run-expression.js';
 
 /** `[expression, self, expected]`: expected `true` unless given. */

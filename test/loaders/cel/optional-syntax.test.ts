@@ -4,7 +4,8 @@ import { toCelValue } from '../../../src/loaders/cel/cel-value.js';
 import { evaluateRules } from '../../../src/loaders/cel/evaluate-rules.js';
 import { NONE, Optional } from '../../../src/loaders/cel/kubernetes-library/optional.js';
 import { blankOptionalMarks } from '../../../src/loaders/cel/optional-syntax.js';
-import { compileExpression, compileRules } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
+import { compileRules } from '../../../src/loaders/cel/rule-compiler.js';
 import { runExpression } from './run-expression.js';
 
 /**

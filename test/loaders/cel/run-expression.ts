@@ -4,7 +4,7 @@ import { OpaqueValue } from '../../../src/loaders/cel/opaque-value.js';
 import { toCelValue } from '../../../src/loaders/cel/cel-value.js';
 import { CostBudget } from '../../../src/loaders/cel/cost-budget.js';
 import { goEvaluationError } from '../../../src/loaders/cel/evaluation-error.js';
-import { compileExpression } from '../../../src/loaders/cel/rule-compiler.js';
+import { compileExpression } from '../../../src/loaders/cel/compile-expression.js';
 
 /**
  * Compiles and evaluates one expression with `self` bound (no schema), as a rule would be.

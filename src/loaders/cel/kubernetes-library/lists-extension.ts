@@ -3,7 +3,7 @@
  * `flatten()` and `flatten(depth)`, `sort()`, `sortBy(x, key)`, `lists.range(n)`, `reverse()`
  * and `distinct()`. `sortBy` is a macro in cel-go; here the rule compiler rewrites
  * `list.sortBy(x, key)` into `list.@sortByAssociatedKeys(list.map(x, key))`
- * (`rule-compiler.ts`). Each call is charged for the size of the lists it reads.
+ * (`compile-expression.ts`). Each call is charged for the size of the lists it reads.
  */
 
 import {
