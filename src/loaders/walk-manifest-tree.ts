@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { compareStrings } from '../engine/compare-strings.js';
-import { createFinding, type Finding, type FindingCode } from './finding.js';
+import type { Finding, FindingCode } from './finding.js';
 import {
   errorCode,
   nodeFileSystem,
@@ -19,12 +19,9 @@ import {
   type ManifestStats,
 } from './manifest-file-system.js';
 import { hiddenManifestDirectories, isLookedInto } from './hidden-directories.js';
-import { ManifestTooLargeError } from './manifest-size.js';
-import { objectHeadOf } from './object-head.js';
 import type { AppliedBy } from './applied-by.js';
-import { POLICY_TEST_FILE, policyTest, type PolicyTestTool } from './policy-tests.js';
-import { readManifestFiles } from './read-manifest-files.js';
-import { cannotRead, unreadableFile } from './unreadable-file.js';
+import { POLICY_TEST_FILE, type PolicyTestTool } from './policy-tests.js';
+import { unreadableFile } from './unreadable-file.js';
 import {
   GO_TEST_DATA_DIRECTORY,
   goTestData,
@@ -34,10 +31,6 @@ import {
   HELM_SUBCHARTS_DIRECTORY,
   helmChart,
   JSON_FILE,
-  jsonFile,
-  kustomizeInput,
-  testAssertion,
-  toolFile,
   YAML_FILE,
 } from './unrendered-sources.js';
 import {
@@ -45,15 +38,18 @@ import {
   isConventionalAssertion,
   isConventionalStep,
 } from './chainsaw-tests.js';
-import { isJsonManifest } from './json-manifests.js';
 import { isKustomizationFile } from './kustomization-inputs.js';
-import { isObjectNotToolFile, toolFileOf } from './tool-files.js';
+import { toolFileOf } from './tool-files.js';
 import type { UnrenderedSource } from './unrendered-source.js';
-import { ManifestWalkRecord, type NamedFile } from './manifest-walk-record.js';
+import { ManifestWalkRecord } from './manifest-walk-record.js';
 import { WalkedKustomizations } from './walked-kustomizations.js';
 import { encloses } from './path-containment.js';
 import { ignoreBase } from './ignore-file.js';
 import { inApplyOrder, WalkedTests } from './walked-tests.js';
+import { chartOthers, isHelmChartFile } from './walked-charts.js';
+import { hasUndecodedName, pathErrorFinding, pathFinding } from './walk-findings.js';
+import { readJsonFiles, readToolFiles, type ToolFile } from './walked-file-reads.js';
+import { walkResult } from './walk-result.js';
 
 /** What {@link walkManifestTree} returns. */
 export interface ManifestTree {
@@ -88,14 +84,6 @@ export interface WalkManifestTreeOptions {
 
 /** The path that stands for the standard input in a list of paths (`-f -`). */
 export const STDIN_PATH = '-';
-
-/**
- * The directories of a Helm chart that are Helm's: what it renders (`templates/`), its
- * subcharts, its CRDs (read), and chart-testing's values files (`ci/`).
- */
-const HELM_OWN_DIRECTORIES = new Set(['templates', 'charts', 'crds', 'ci']);
-/** The YAML files at a chart's root that Helm reads itself: `Chart.yaml`, values, requirements. */
-const HELM_OWN_FILE = /^(?:Chart|requirements|values(?:[-._].*)?)\.ya?ml$/i;
 
 /**
  * Finds the manifest files below the given paths; reads directories, never files.
@@ -167,14 +155,6 @@ async function isGlob(given: string): Promise<boolean> {
   return (await import('tinyglobby')).isDynamicPattern(given);
 }
 
-/**
- * Whether a name met in a directory holds U+FFFD: the name Node gives for one in bytes that are
- * not UTF-8, which then opens nothing (ENOENT) though the directory lists it.
- */
-function hasUndecodedName(name: string): boolean {
-  return name.includes('\ufffd');
-}
-
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
 class ManifestWalker {
   readonly #walkedDirs = new Set<string>();
@@ -182,7 +162,7 @@ class ManifestWalker {
    * The files met that another tool reads by their name, with what they are: read once the walk
    * is over (see {@link readToolFiles}), and set aside unless one holds a Kubernetes object.
    */
-  readonly #toolFiles: (NamedFile & { readonly what: string })[] = [];
+  readonly #toolFiles: ToolFile[] = [];
   /** The hidden directories met, not walked: looked into once the walk is over. */
   readonly #hiddenDirs: FoundFile[] = [];
   /** The directories (absolute) of the numbered steps met (`00-install.yaml`): tests' directories. */
@@ -330,85 +310,19 @@ class ManifestWalker {
     }
   }
 
-  /**
-   * Whether the `Chart.yaml` at `absolute` makes its directory a Helm chart: not when it holds a
-   * Kubernetes object (a top-level `apiVersion` and `kind`; Helm's has no `kind`), nor when it is
-   * no regular file (a FIFO, whose read blocked the walk for ever): its directory is then walked
-   * as any other, and the walk reports it as any manifest that is no regular file. One that
-   * cannot be read is taken for what its name says.
-   */
-  async #isHelmChartFile(absolute: string): Promise<boolean> {
-    try {
-      if (!(await this.#record.fs.stat(absolute)).isFile()) return false;
-      return objectHeadOf(await this.#record.fs.readFile(absolute)) === undefined;
-    } catch {
-      return true;
-    }
-  }
-
-  /**
-   * What the walk found: the files, sorted by the path shown, but for those a kustomization
-   * uses or an end-to-end test matches or merges (set aside with the charts, kustomizations and
-   * tests, unless given by name).
-   */
+  /** What the walk found (see {@link walkResult}), a chainsaw test's files in its order. */
   tree(): ManifestTree {
-    const files: FoundFile[] = [];
-    const unrendered = [...this.#record.unrendered];
-    const conventionalTests = this.#conventionalTests();
-    const applyOrder = new Map<FoundFile, number>();
-    for (const [real, file] of this.#record.files) {
-      const named = this.#record.named.has(real);
-      const by = named ? undefined : this.#kustomizations.inputOf(real);
-      const test = named || this.#appliedByTests.has(real) ? undefined : this.#testPartial(real);
-      if (by !== undefined) unrendered.push(kustomizeInput(file.display, by.by, by.commented));
-      else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
-      else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
-      else if (!named && this.#policyTests.has(real)) {
-        unrendered.push(policyTest(file.display, this.#policyTests.get(real) as PolicyTestTool));
-      } else {
-        // A file two chainsaw tests apply (`null`) is no test's, whatever its name.
-        const byChainsaw = this.#appliedByTests.get(real);
-        const tested = this.#policyTestUses.get(real);
-        const appliedBy =
-          byChainsaw !== undefined
-            ? (byChainsaw ?? undefined)
-            : tested !== undefined
-              ? {
-                  test: tested.test,
-                  namespace: undefined,
-                  templates: false,
-                  policyTest: tested.use,
-                }
-              : isConventionalStep(path.basename(file.absolute))
-                ? this.#conventionalStep(file, conventionalTests)
-                : undefined;
-        const found = appliedBy === undefined ? file : { ...file, appliedBy };
-        files.push(found);
-        const order = byChainsaw ? this.#applyOrder.get(real) : undefined;
-        if (order !== undefined) applyOrder.set(found, order);
-      }
-    }
-    files.sort((a, b) => compareStrings(a.display, b.display));
-    return {
-      files: inApplyOrder(files, applyOrder),
-      findings: this.#record.findings,
-      unrendered: unrendered.sort((a, b) => compareStrings(a.path, b.path)),
-    };
-  }
-
-  /** See {@link WalkedTests.conventionalStep}. */
-  #conventionalStep(file: FoundFile, tests: ReadonlyMap<string, AppliedBy>): AppliedBy | undefined {
-    return this.#tests.conventionalStep(file, tests);
-  }
-
-  /** See {@link WalkedTests.conventionalTests}. */
-  #conventionalTests(): Map<string, AppliedBy> {
-    return this.#tests.conventionalTests();
-  }
-
-  /** See {@link WalkedTests.testPartial}. */
-  #testPartial(real: string): { by: { test: string; operation: string } | undefined } | undefined {
-    return this.#tests.testPartial(real);
+    const { files, applyOrder, findings, unrendered } = walkResult({
+      record: this.#record,
+      kustomizations: this.#kustomizations,
+      tests: this.#tests,
+      appliedByTests: this.#appliedByTests,
+      notManifests: this.#notManifests,
+      policyTests: this.#policyTests,
+      policyTestUses: this.#policyTestUses,
+      applyOrder: this.#applyOrder,
+    });
+    return { files: inApplyOrder(files, applyOrder), findings, unrendered };
   }
 
   /** See {@link WalkedTests.readConventionalAssertions}. */
@@ -431,20 +345,9 @@ class ManifestWalker {
     return this.#kustomizations.read();
   }
 
-  /**
-   * Reads the files the walk met that another tool reads by their name: each is set aside (see
-   * {@link tree}) unless its first document is a Kubernetes object ({@link isObjectNotToolFile}:
-   * a `values.yaml` that is a `Deployment`), which is read as any manifest. One that cannot be
-   * read is set aside as its name says.
-   */
+  /** See `walked-file-reads.ts`'s {@link readToolFiles}. */
   async readToolFiles(): Promise<void> {
-    const reads = await readManifestFiles(this.#record.fs, this.#toolFiles);
-    reads.forEach((read, i) => {
-      const { display, absolute, real, what } = this.#toolFiles[i] as NamedFile & { what: string };
-      if ('text' in read && isObjectNotToolFile(read.text))
-        this.#record.addFile(real, display, absolute);
-      else this.#record.unrendered.push(toolFile(display, what));
-    });
+    return readToolFiles(this.#record, this.#toolFiles);
   }
 
   /**
@@ -458,24 +361,9 @@ class ManifestWalker {
     this.#record.unrendered.push(...said);
   }
 
-  /**
-   * Reads the JSON files met in directories (not named) to tell the manifests among them from a
-   * repository's other JSON (`package.json`, JSON Schemas, a data file), which are set aside
-   * (see {@link tree}). One too large for a manifest, or not UTF-8, is data too; one that cannot
-   * be read for another reason stays a file, and its read says why.
-   */
+  /** See `walked-file-reads.ts`'s {@link readJsonFiles}. */
   async readJsonFiles(): Promise<void> {
-    const walked = [...this.#record.walkedJson].filter((real) => !this.#record.named.has(real));
-    const files = walked.map((real) => this.#record.files.get(real) as FoundFile);
-    const reads = await readManifestFiles(this.#record.fs, files);
-    const tooLarge = new ManifestTooLargeError().message;
-    reads.forEach((read, i) => {
-      const data =
-        'text' in read
-          ? !isJsonManifest(read.text)
-          : read.finding.code === 'invalid-encoding' || read.finding.message.endsWith(tooLarge);
-      if (data) this.#notManifests.add(walked[i] as string);
-    });
+    return readJsonFiles(this.#record, this.#notManifests);
   }
 
   /**
@@ -507,19 +395,9 @@ class ManifestWalker {
     const chart =
       !subcharts &&
       sorted.some((entry) => entry.name === HELM_CHART_FILE) &&
-      (await this.#isHelmChartFile(path.join(absolute, HELM_CHART_FILE)));
+      (await isHelmChartFile(this.#record.fs, path.join(absolute, HELM_CHART_FILE)));
     if (chart && role !== 'subchart') {
-      const others = sorted
-        .filter((entry) => !entry.name.startsWith('.'))
-        .flatMap((entry) =>
-          entry.isDirectory()
-            ? HELM_OWN_DIRECTORIES.has(entry.name)
-              ? []
-              : [`${entry.name}/`]
-            : YAML_FILE.test(entry.name) && !HELM_OWN_FILE.test(entry.name)
-              ? [entry.name]
-              : [],
-        );
+      const others = chartOthers(sorted);
       this.#record.charts.push({
         index: this.#record.unrendered.length,
         display,
@@ -655,26 +533,10 @@ class ManifestWalker {
   }
 
   #report(code: FindingCode, file: string, message: string): void {
-    this.#record.findings.push(
-      createFinding({ code, message, file, line: 0, col: 0, pointer: '' }),
-    );
+    this.#record.findings.push(pathFinding(code, file, message));
   }
 
   #reportError(display: string, error: unknown): void {
-    const code = errorCode(error);
-    if (code === 'ELOOP') {
-      this.#report('symlink-loop', display, `${display} is a symlink loop`);
-    } else if (code === 'ENOENT' && hasUndecodedName(path.basename(display))) {
-      this.#record.findings.push(
-        unreadableFile(
-          display,
-          `${display} is named in bytes that are not UTF-8 (shown as \ufffd): cosi cannot open it by that name; rename it`,
-        ),
-      );
-    } else if (code === 'ENOENT') {
-      this.#record.findings.push(unreadableFile(display, `${display} is a symlink to nothing`));
-    } else {
-      this.#record.findings.push(cannotRead(display, error));
-    }
+    this.#record.findings.push(pathErrorFinding(display, error));
   }
 }
