@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { cli, REPO as REPO_ROOT } from './run-cli.js';
+import { cli, cliOnce, REPO as REPO_ROOT } from './run-cli.js';
 
 interface Doc {
   kind: string;
@@ -228,7 +228,7 @@ ${data}`;
 
 describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
   it('renders the webapp fixture: Deployment, Service, and the Ingress only where enabled', async () => {
-    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
+    const r = await cliOnce(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
     expect(r.code).toBe(0);
     const out = docs(r.stdout);
     const names = (kind: string) => out.filter((d) => d.kind === kind).map((d) => d.metadata.name);
@@ -268,7 +268,7 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
   });
 
   it('writes status expressions into the instance, omits a field whose data no one wrote, and is ACTIVE as kro is', async () => {
-    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
+    const r = await cliOnce(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
     const blog = docs(r.stdout).find((d) => d.kind === 'WebApp' && d.metadata.name === 'blog');
     expect(blog?.spec).toEqual({
       name: 'blog',
@@ -1624,7 +1624,7 @@ spec:
   });
 
   it("graph shows each RGD's resources in their dependency order", async () => {
-    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    const text = await cliOnce(['graph', '-f', 'fixtures/kro-webapp']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
       [
@@ -1633,7 +1633,7 @@ spec:
         '           ingress     Ingresses.networking.k8s.io  after service; includeWhen',
       ].join('\n'),
     );
-    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const json = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
     const graph = JSON.parse(json.stdout) as {
       resourceGraphs: { controller: string; resources: { id: string; dependsOn: string[] }[] }[];
     };
@@ -1643,7 +1643,7 @@ spec:
       ['service', ['deployment']],
       ['ingress', ['service']],
     ]);
-    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    const dot = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
     expect(dot.stdout).toContain(
       '"ResourceGraph(webapp.kro.run)/deployment" -> "ResourceGraph(webapp.kro.run)/service";',
     );
@@ -1653,7 +1653,7 @@ spec:
   });
 
   it("graph -o mermaid and -o tree show each RGD's resources in render order too, as -o dot does", async () => {
-    const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
+    const mermaid = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
     expect(mermaid.code).toBe(0);
     const g = 'g_ResourceGraph_webapp_kro_run_';
     expect(mermaid.stdout).toContain(
@@ -1682,19 +1682,19 @@ spec:
   });
 
   it('graph draws the status write of an RGD controller on its input edge, not as a cycle', async () => {
-    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    const text = await cliOnce(['graph', '-f', 'fixtures/kro-webapp']);
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain('cycle:');
     expect(text.stdout).toMatch(
       /^ {10}status {3}WebApps\.kro\.run \(of the instances it reads\)$/m,
     );
     const controller = '"controller:ResourceGraph(webapp.kro.run)"';
-    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    const dot = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
     expect(dot.stdout).toContain(
       `"type:WebApps.kro.run" -> ${controller} [style=solid, label="status", dir=both];`,
     );
     expect(dot.stdout).not.toContain(`${controller} -> "type:WebApps.kro.run"`);
-    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const json = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
     const graph = JSON.parse(json.stdout) as {
       edges: { controller: string; type: string; kind: string }[];
       statusWrites: { controller: string; type: string }[];
@@ -1709,7 +1709,7 @@ spec:
     expect((await cli(focus)).stdout).toContain(
       `"resource:default/WebApps.kro.run/shop" -> ${controller} [style=solid, label="status", dir=both`,
     );
-    const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
+    const mermaid = await cliOnce(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
     expect(mermaid.stdout).toContain(
       't_WebApps_kro_run <-->|"status"| c_ResourceGraph_webapp_kro_run_',
     );

@@ -39,6 +39,8 @@ describe("a command's module is loaded only when the command runs", () => {
   }, 60_000);
 
   it('cosi --help loads no installed package (commander is bundled), and no ES module', async () => {
+    // Not a repeat of the run above: this one prints the help memo that run wrote in `dir`
+    // (help-memo.ts), the path of every --help after the first.
     const run = await cosiLoading(['--help'], dir);
     expect(run.code).toBe(0);
     expect(run.modules.some((url) => url.endsWith('/dist/cli/cli-entry.cjs'))).toBe(true);

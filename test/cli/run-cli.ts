@@ -36,3 +36,22 @@ export async function cli(
   });
   return { code, stdout, stderr };
 }
+
+/** The runs {@link cliOnce} made, by argument list: one test file's (each file has its modules). */
+const runsOnce = new Map<string, Promise<CliResult>>();
+
+/**
+ * The real CLI, as {@link cli} runs it from the repository root, run once per argument list: for
+ * the tests of one file that each assert on the same run of a fixture nothing edits. The first
+ * test that asks makes the run, the others read it; each keeps its own assertions, and a test
+ * run alone makes its own.
+ */
+export function cliOnce(argv: readonly string[]): Promise<CliResult> {
+  const key = JSON.stringify(argv);
+  let run = runsOnce.get(key);
+  if (run === undefined) {
+    run = cli([...argv]);
+    runsOnce.set(key, run);
+  }
+  return run;
+}

@@ -8,14 +8,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, REPO } from './run-cli.js';
+import { cli, cliOnce, REPO } from './run-cli.js';
 import { runCosi } from '../support/cosi-process.js';
 
 const FIXTURE = 'fixtures/manifest-repo';
 
 describe('check on a repository with a Helm chart and kustomize files', () => {
   it('passes, with a note per chart and kustomization, and counts them with their patches', async () => {
-    const r = await cli(['check', FIXTURE]);
+    const r = await cliOnce(['check', FIXTURE]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
@@ -39,7 +39,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
   });
 
   it('reads the charts’ crds/: the custom resources beside them are checked against them', async () => {
-    const r = await cli(['check', FIXTURE, '-o', 'json']);
+    const r = await cliOnce(['check', FIXTURE, '-o', 'json']);
     const out = JSON.parse(r.stdout) as {
       cases: { resource?: { kind: string; file: string } }[];
       unrendered: { path: string; kind: string; file: string; message: string }[];
@@ -142,7 +142,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
   });
 
   it('reports them as skipped in JUnit and TAP', async () => {
-    const junit = await cli(['check', FIXTURE, '-o', 'junit']);
+    const junit = await cliOnce(['check', FIXTURE, '-o', 'junit']);
     expect(junit.stdout).toContain(
       '<testsuites name="cosi check" tests="14" failures="0" skipped="7">',
     );
@@ -152,7 +152,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     expect(junit.stdout).toContain(
       `<testcase classname="set aside" name="${FIXTURE}/chart"><skipped message="a Helm chart`,
     );
-    const tap = await cli(['check', FIXTURE, '-o', 'tap']);
+    const tap = await cliOnce(['check', FIXTURE, '-o', 'tap']);
     const lines = tap.stdout.split('\n');
     expect(lines[1]).toBe('1..14');
     expect(lines).toContain(
@@ -166,16 +166,16 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
   it('counts them skipped in every format alike, as JUnit and TAP list them', async () => {
     // Before, JUnit said 14 tests with 7 skipped, TAP planned 14, while JSON, text and github
     // said 7 passed and nothing skipped: a dashboard reading JSON saw nothing left unchecked.
-    const junit = await cli(['check', FIXTURE, '-o', 'junit']);
+    const junit = await cliOnce(['check', FIXTURE, '-o', 'junit']);
     const root = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" skipped="(\d+)"/.exec(
       junit.stdout,
     );
     expect(root?.slice(1).map(Number)).toEqual([14, 0, 7]);
-    const tap = await cli(['check', FIXTURE, '-o', 'tap']);
+    const tap = await cliOnce(['check', FIXTURE, '-o', 'tap']);
     const points = tap.stdout.split('\n').filter((l) => /^(not )?ok \d/.test(l));
     expect(points).toHaveLength(14);
     expect(points.filter((l) => / # SKIP/.test(l))).toHaveLength(7);
-    const json = JSON.parse((await cli(['check', FIXTURE, '-o', 'json'])).stdout) as {
+    const json = JSON.parse((await cliOnce(['check', FIXTURE, '-o', 'json'])).stdout) as {
       passed: number;
       failed: number;
       skipped: number;
@@ -184,7 +184,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     expect([json.passed, json.failed, json.skipped]).toEqual([7, 0, 7]);
     expect(json.checks.at(-1)).toEqual({ check: 'set aside', passed: 0, failed: 0, skipped: 7 });
     expect(json.checks.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)).toBe(14);
-    const text = await cli(['check', FIXTURE]);
+    const text = await cliOnce(['check', FIXTURE]);
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 7 skipped');
     const github = await cli(['check', FIXTURE, '-o', 'github']);
     expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 7 skipped');
