@@ -90,7 +90,12 @@ describe('cosi test with a controller that never yields', () => {
 
   it('in the config itself makes a scenario that cannot run (exit 2), at --timeout but never before 5 s', async () => {
     await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
-    const r = await cosiTest(config('return;', "import './loop.ts';"), ['--timeout', '2s']);
+    // The one scenario: each waits the 5 s its config is given before it is stopped.
+    const r = await cosiTest(config('return;', "import './loop.ts';"), [
+      '--timeout',
+      '2s',
+      'a.cosi-test.yaml',
+    ]);
     expect(r.stdout).toMatch(
       /^a\.cosi-test\.yaml:1:1: error\[invalid-scenario\]: the scenario's config does not load: The config \(while it loaded\) was still running after 5(\.\d+)?s/m,
     );
