@@ -25,6 +25,7 @@ import type {
 import { checkCreatedNamespace, checkDestroy, checkUpdate } from '../engine/state/write-checks.js';
 import { matchesFilters } from '../engine/state/watch-filters.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
+import { migrateLegacyLabelIndex } from './label-index-migration.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
 import type { ConnectionFailure } from './connection-failure.js';
@@ -118,6 +119,9 @@ export class EtcdCore implements StateCore {
   /** The last revision this state wrote, for a watch of every namespace (the whole range). */
   #writtenLast: number | undefined;
   #resourceWrites = 0;
+  /** Whether the label index is where this version keeps it (see {@link #connect}). */
+  #indexMoved = false;
+  #indexMoving: Promise<void> | undefined;
   /** Reads answered from the watches' values (undefined: `cachedReads: false`, all go to etcd). */
   readonly #cached: WatchedReads | undefined;
   /** Every write goes through it: those issued together share a transaction. */
@@ -280,10 +284,9 @@ export class EtcdCore implements StateCore {
 
   async kinds(): Promise<Kind[]> {
     const client = await this.#connect();
-    const root = Buffer.from(this.#layout.root);
     const response = await this.#kv(client).range({
-      key: root,
-      range_end: prefixEnd(root),
+      key: Buffer.from(this.#layout.root),
+      range_end: this.#layout.namespacesEnd,
       keys_only: true,
     });
     const seen = new Map<string, Kind>();
@@ -399,8 +402,33 @@ export class EtcdCore implements StateCore {
 
   // Reads and writes.
 
+  /**
+   * The client, once the label index an earlier version left in the kinds' folders has been
+   * moved (see {@link migrateLegacyLabelIndex}): before this state's first read or write. The
+   * watches connect without it: they read no index.
+   */
   async #connect(): Promise<Etcd3> {
-    return this.#connection.connect();
+    const client = await this.#connection.connect();
+    if (!this.#indexMoved) await this.#moveIndex(client);
+    return client;
+  }
+
+  /** Moves the old label index once; a failure fails the request, and the next one tries again. */
+  async #moveIndex(client: Etcd3): Promise<void> {
+    const moving = (this.#indexMoving ??= migrateLegacyLabelIndex(
+      this.#kv(client),
+      this.#layout,
+      (key, kv) => this.#decoded.decode(key, kv),
+    ).then(
+      () => {
+        this.#indexMoved = true;
+      },
+      (error: unknown) => {
+        this.#indexMoving = undefined;
+        throw error;
+      },
+    ));
+    await moving;
   }
 
   #kv(client: Etcd3): CountedKv {
@@ -467,7 +495,7 @@ export class EtcdCore implements StateCore {
   /** The namespaces that hold any key, at the revision of the first read, one read each. */
   async #namespaces(client: Etcd3): Promise<{ names: string[]; revision: number }> {
     const root = this.#layout.root;
-    const end = prefixEnd(Buffer.from(root));
+    const end = this.#layout.namespacesEnd;
     const names: string[] = [];
     let from: Buffer = Buffer.from(root);
     let revision: number | undefined;

@@ -32,9 +32,10 @@ export interface OpenWatch {
 }
 
 /**
- * The one etcd watch of the state's whole range, shared by the watches of every namespace. It
- * gets every change of the state: each change's key is parsed once, and the change handed to
- * the watches of its type only.
+ * The one etcd watch of the state's namespaces (its whole range but the label index: see
+ * `KeyLayout`), shared by the watches of every namespace. It gets every change of a resource,
+ * marker, election or applied-set key: each change's key is parsed once, and the change handed
+ * to the watches of its type only.
  */
 interface AllNamespacesHub {
   etcd: EtcdWatch | undefined;
@@ -105,7 +106,7 @@ export class EtcdWatches {
   readonly #onListenerError: (error: unknown) => void;
   readonly #listAt: EtcdWatchesOptions['listAt'];
   readonly #cached: WatchedReads | undefined;
-  /** The watch of the whole range the watches of every namespace share, once one asked. */
+  /** The watch of the namespaces the watches of every namespace share, once one asked. */
   #hubOpening: Promise<AllNamespacesHub> | undefined;
 
   constructor(options: EtcdWatchesOptions) {
@@ -267,8 +268,8 @@ export class EtcdWatches {
 
   /**
    * {@link watchKind} of a type in every namespace. A kind's folder is under its namespace's, so
-   * a type is no one key range: every such watch shares one etcd watch of the state's whole
-   * range (see {@link AllNamespacesHub}), of which each takes its type's changes, each with the
+   * a type is no one key range: every such watch shares one etcd watch of the state's
+   * namespaces (see {@link AllNamespacesHub}), of which each takes its type's changes, each with the
    * bookmark of its own kind. A watch joins it, reads the revision etcd is at (and with
    * `bootstrap` the type's contents at it), then gets the changes after that revision, those
    * that came meanwhile first.
@@ -346,21 +347,23 @@ export class EtcdWatches {
     });
   }
 
-  /** The shared watch of the whole range, opened on first use from the current revision. */
+  /** The shared watch of the namespaces, opened on first use from the current revision. */
   async #openHub(client: Etcd3): Promise<AllNamespacesHub & { etcd: EtcdWatch }> {
     this.#hubOpening ??= (async () => {
       const listeners = new Map<string, Set<HubListener>>();
       const hub: AllNamespacesHub = { etcd: undefined, listeners, closed: false };
       const start = (await this.#revision(client)) + 1;
       hub.etcd = await this.#opening(client, {
+        // The namespaces, without the label index (see KeyLayout).
         key: Buffer.from(this.#layout.root),
-        rangeEnd: prefixEnd(Buffer.from(this.#layout.root)),
+        rangeEnd: this.#layout.namespacesEnd,
         startRevision: start,
         // Each listener keeps the values of its type: etcd reads no value before a change.
         previousValues: false,
         onChange: (change) => {
           const changed = this.#layout.parseKind(change.kv.key.toString());
-          // Not a resource (a label index key, a marker), or of a type no watch here wants.
+          // Not a resource (a marker, an election key, the applied set), or of a type no watch
+          // here wants.
           if (changed === undefined) return;
           const ofType = listeners.get(changed.type);
           if (ofType === undefined) return;

@@ -39,14 +39,17 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
     return { state, prefix };
   }
 
-  /** The index keys under a state's prefix, without the prefix and the kind folder. */
+  /**
+   * The index keys of the kind under a state's prefix, without the prefix and the index folder;
+   * and none in the kind's own folder, beside its resources.
+   */
   async function indexKeys(prefix: string): Promise<string[]> {
     const folder = `${prefix}/lab/VMs.lab.cosi.dev/`;
-    const keys = await live.client.getAll().prefix(folder).keys();
-    return keys
-      .map((key) => key.slice(folder.length))
-      .filter((key) => !key.startsWith('r/'))
-      .sort();
+    const beside = await live.client.getAll().prefix(folder).keys();
+    expect(beside.filter((key) => !key.startsWith(`${folder}r/`))).toEqual([]);
+    const index = `${prefix}/\x7f/lab/VMs.lab.cosi.dev/`;
+    const keys = await live.client.getAll().prefix(index).keys();
+    return keys.map((key) => key.slice(index.length)).sort();
   }
 
   /** Every range request the client makes from now on (until the test ends). */
