@@ -97,7 +97,9 @@ export interface EtcdFigures {
  * repeated event, for as long as etcd keeps that history (until compaction).
  *
  * A list with a label equality, `in` or `exists` query reads the kind's label index (index keys
- * written in the same transaction as the resource, see label-index.ts) and then only the
+ * written in the same transaction as the resource, apart from the namespaces: see label-index.ts
+ * and KeyLayout; an earlier version's index is moved there on the first request, see
+ * label-index-migration.ts) and then only the
  * resources it names, so "the placements on this host" costs what it returns; other lists read
  * the whole kind. It offers no synchronous fast path (`SyncCore`): etcd cannot answer without
  * a round trip. `createEtcdState` wraps it (`wrapCore`).
@@ -116,7 +118,7 @@ export class EtcdCore implements StateCore {
   /** The revision of this state's last write, by key and by kind (resource prefix). */
   readonly #writtenKeys = new Map<string, number>();
   readonly #writtenKinds = new Map<string, number>();
-  /** The last revision this state wrote, for a watch of every namespace (the whole range). */
+  /** The last revision this state wrote, for a watch of every namespace (all the namespaces). */
   #writtenLast: number | undefined;
   #resourceWrites = 0;
   /** Whether the label index is where this version keeps it (see {@link #connect}). */
