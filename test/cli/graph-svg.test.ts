@@ -218,6 +218,57 @@ describe('cosi graph -o svg', { timeout: 30_000 }, () => {
     for (const label of labels) expect(drawn.stdout).toContain(`>${label}</text>`);
   });
 
+  it('cuts a long id in the middle where it is drawn, its whole key kept as the node title', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-svg-'));
+    try {
+      // Kubernetes names may be 253 characters; two that differ only at the end, and a short one.
+      const long = `web-${'frontend-replica-set-'.repeat(11)}end`;
+      const ids = [`${long}-1`, `${long}-2`, 'short'];
+      await writeFile(
+        path.join(dir, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\n' +
+          'spec: { type: Notes.example.org }\n' +
+          ids
+            .map((id) => `---\nmetadata: { type: Notes.example.org, id: ${id} }\nspec: {}\n`)
+            .join(''),
+      );
+      const args = ['graph', '-f', dir, '--resources', '--quiet'];
+      const r = await cli([...args, '-o', 'svg']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(svgNodeTitles(r.stdout)).toEqual(
+        ids.map((id) => `resource:default/Notes.example.org/${id}`).sort(),
+      );
+      const texts = [
+        ...r.stdout.matchAll(/<g id="[^"]+" class="node">[\s\S]*?<text [^>]*>([^<]*)</g),
+      ]
+        // Graphviz writes `-` as `&#45;`.
+        .map((m) =>
+          (m[1] ?? '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+        )
+        .sort();
+      expect(texts).toEqual([
+        'default/short',
+        `default/${long.slice(0, 32)}…${long.slice(-21)}-1`,
+        `default/${long.slice(0, 32)}…${long.slice(-21)}-2`,
+      ]);
+      for (const text of texts) expect(Array.from(text).length).toBeLessThanOrEqual(64);
+      // Drawn whole, one 250-character label made the drawing about 1,800 points wide.
+      const width = Number((/<svg [^>]*viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/.exec(r.stdout) ?? [])[1]);
+      expect(width).toBeGreaterThan(0);
+      expect(width).toBeLessThan(700);
+      // The DOT and Mermaid outputs draw the same labels; the DOT names stay the whole keys.
+      const dot = (await cli([...args, '-o', 'dot'])).stdout;
+      expect(dot).toContain(`"resource:default/Notes.example.org/${long}-1" [label="${texts[1]}"`);
+      const mermaid = (await cli([...args, '-o', 'mermaid'])).stdout;
+      expect(mermaid).toContain(`["${texts[2]}"]`);
+      expect(mermaid).not.toContain(long);
+      // The text formats keep the whole id.
+      expect((await cli([...args, '-o', 'text'])).stdout).toContain(`${long}-2`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives the same SVG for the same project, run after run', async () => {
     const args = ['--resources', '--quiet', '--stable', '-o', 'svg'];
     expect(await graph(args)).toBe(await graph(args));

@@ -40,7 +40,10 @@ export function defineGraph(): Command {
         'shows it; destroyReady inputs carry no data and do not count). The tree ' +
         'format follows each resource to everything derived from it. Manifests with ' +
         'errors stop the run, not the picture: the resources that loaded are drawn, ' +
-        'nothing derived from them, with the findings and a note on stderr (exit 1).\n\n' +
+        'nothing derived from them, with the findings and a note on stderr (exit 1). ' +
+        'The drawings (dot, svg, mermaid) cut a resource label longer than 64 characters ' +
+        'in the middle (…); the DOT node name, the SVG tooltip and the text, tree and ' +
+        'json formats keep the whole id.\n\n' +
         '-o svg lays the DOT output out in-process with Graphviz compiled to WebAssembly ' +
         '(no graphviz install needed): the same nodes, clusters and styles as `-o dot | dot ' +
         '-Tsvg`. There is no -o png: the WebAssembly Graphviz has no raster output, and ' +

@@ -2,6 +2,7 @@ import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { edgeLine, type EdgeLine } from './edge-style.js';
 import { placeText } from '../scoped-pointer.js';
+import { drawnLabel } from './drawn-label.js';
 import type { GraphView } from './graph-view.js';
 
 /** A box, note or resource to draw; `key` is unique across kinds, `name` within one. */
@@ -92,7 +93,7 @@ export function layoutGraph(view: GraphView): Drawing {
       kind: 'resource',
       key: resourceKey(r),
       name: resourceName(r),
-      label: placeText(r),
+      label: drawnLabel(placeText(r)),
       namespace: r.namespace,
     })),
   }));
