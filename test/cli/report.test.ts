@@ -105,6 +105,20 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
     expect(first.excerpt?.lines).toHaveLength(5);
   });
 
+  it('names the file alone for a finding with no line, as the check itself does, not file:0:0', async () => {
+    // graph-demo's config writes a type it does not define: a warning about the config file, no line.
+    const file = path.join(dir, 'graph-demo.html');
+    const r = await cli(['check', '-f', 'fixtures/graph-demo', '--report', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain(
+      'fixtures/graph-demo/cosi.config.ts: warning[undefined-type]',
+    );
+    const html = await readFile(file, 'utf8');
+    expect(embeddedData(html).findings[0]).toMatchObject({ code: 'undefined-type', line: 0 });
+    expect(html).toContain('<span class="place file">fixtures/graph-demo/cosi.config.ts</span>');
+    expect(html).not.toContain(':0:0');
+  });
+
   it('records the run for the timeline and the lineage', async () => {
     const file = path.join(dir, 'vm-network.html');
     const r = await cli(['check', '-f', 'fixtures/vm-network', '--report', file]);

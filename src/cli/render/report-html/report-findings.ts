@@ -1,4 +1,5 @@
 import type { ReportData, ReportFinding, ReportResource } from '../../../app/report/report-data.js';
+import { formatLocation } from '../../../loaders/finding.js';
 import { escapeHtml } from './html-escape.js';
 
 /** A code with more findings than this is folded, its count in view (argo-cd: 536 duplicates). */
@@ -105,7 +106,7 @@ function plural(n: number, word: string): string {
 /**
  * A finding, its list item's id `finding-N` and its number N (its place among the findings,
  * from 1): a link such as `report.html#finding-3`, in a review comment or a CI summary, opens the
- * page at it. Its place is `file:line:col` (the script adds a button copying it), and a finding
+ * page at it. Its place is `file:line:col`, or the file when no line is known (the script adds a button copying it), and a finding
  * about a resource the table lists links to it: the script shows it in the details, the table
  * and the graph.
  */
@@ -114,7 +115,8 @@ function renderFinding(
   n: number,
   resources: ReadonlyMap<string, ReportResource>,
 ): string {
-  const place = f.file === '' ? '' : `${f.file}:${f.line}:${f.col}`;
+  // A finding about a whole file (a config's, line 0) names the file, as check's text does: not `file:0:0`.
+  const place = f.file === '' ? '' : formatLocation(f);
   const pointer =
     f.pointer === '' ? '' : ` <span class="pointer">(at ${escapeHtml(f.pointer)})</span>`;
   const r = f.resource === undefined ? undefined : resources.get(f.resource);
