@@ -704,6 +704,44 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await small.page.context().close();
   });
 
+  it('opens a tall graph at the top of its boxes, not on the lineage edges Graphviz bends up over them', async () => {
+    // graph-demo's lineage runs between resources of one column: 59 VMs, 296 resources drawn,
+    // the drawing's first 1,900 points were curves, and the graph opened on no node.
+    const project = path.join(ARTIFACTS, 'demo-59-vms');
+    await cp('fixtures/graph-demo', project, { recursive: true });
+    const vms = Array.from(
+      { length: 59 },
+      (_, i) => `---\nmetadata:\n  type: vm\n  id: vm-${i}\nspec:\n  image: debian\n`,
+    );
+    await writeFile(path.join(project, 'vms.yaml'), vms.join(''));
+    const file = path.join(ARTIFACTS, 'demo-59-vms.html');
+    const made = await cli(['report', '-f', project, '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#graph-part').isVisible()).toBe(true);
+    const nodesInView = () =>
+      page.evaluate(() => {
+        const doc = (
+          globalThis as unknown as {
+            document: {
+              getElementById(id: string): ElementLike | null;
+              querySelectorAll(s: string): ArrayLike<ElementLike>;
+            };
+          }
+        ).document;
+        const v = doc.getElementById('graph-view')?.getBoundingClientRect();
+        if (!v) return 0;
+        return Array.from(doc.querySelectorAll('#graph-view g.node')).filter((g) => {
+          const r = g.getBoundingClientRect();
+          return r.bottom > v.top && r.top < v.bottom && r.right > v.left && r.left < v.right;
+        }).length;
+      });
+    expect(await nodesInView()).toBeGreaterThan(3);
+    await page.locator('#graph-view').screenshot({ path: path.join(ARTIFACTS, 'demo-59-vms.png') });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens a small graph at the size Graphviz draws it, centred, not blown up to fill the box', async () => {
     const file = path.join(ARTIFACTS, 'minimal.html');
     const made = await cli(['report', '-f', 'fixtures/minimal', '-o', file, '--quiet']);

@@ -172,7 +172,15 @@ export const GRAPH_SCRIPT = String.raw`
     } else if (fit < READABLE && view.clientWidth > 0) {
       var scale = Math.max(READABLE, Math.min(1, view.clientWidth / box.width));
       var w = view.clientWidth / scale;
-      setBox([box.x + Math.min(0, (box.width - w) / 2), box.y, w, view.clientHeight / scale]);
+      // At the top of its boxes, not of the drawing: Graphviz bends the lineage edges between
+      // a type's resources up over them (300 resources: 1,900 points of curves and no node).
+      var inverse = svg.getScreenCTM().inverse(), top = Infinity;
+      svg.querySelectorAll('g.node, g.cluster').forEach(function (g) {
+        var r = g.getBoundingClientRect();
+        top = Math.min(top, new DOMPoint(r.left, r.top).matrixTransform(inverse).y);
+      });
+      top = top === Infinity ? box.y : Math.max(box.y, top - 8);
+      setBox([box.x + Math.min(0, (box.width - w) / 2), top, w, view.clientHeight / scale]);
       document.getElementById('graph-part').hidden = false;
     }
     // Printed, the whole graph, however it was panned and zoomed on screen.
