@@ -396,6 +396,8 @@ export class TestProject {
    * Moves the simulated clock on by `duration` (ms, or `'30s'`, `'5m'`), firing every timer that
    * falls due in order and letting the controllers run after each, as that much time passing
    * would; what is scheduled later stays pending. Starts the controllers if no convergence has.
+   * A reconcile still running after `stallTimeout` of wall time with nothing else to do ends it
+   * early, named in {@link lastReport} as a convergence names it.
    */
   async advance(duration: number | string): Promise<void> {
     const ms = typeof duration === 'number' ? duration : parseDurationText(duration);
@@ -412,15 +414,20 @@ export class TestProject {
     const mark = runtime.mark();
     runtime.resume();
     const target = this.#clock.now() + ms;
-    await runtime.settle();
-    for (;;) {
+    const stall = this.#stallTimeout;
+    // A reconcile that never ends (a promise that never settles) ends the span after
+    // `stallTimeout`, named in the report, as it ends a convergence: not the runner's timeout.
+    let settled = await runtime.settle(stall);
+    while (settled) {
       const next = this.#clock.nextTimerAt();
       if (next === undefined || next > target) break;
       this.#clock.advanceTo(next);
-      await runtime.settle();
+      settled = await runtime.settle(stall);
     }
-    this.#clock.advanceTo(target);
-    await runtime.settle();
+    if (settled) {
+      this.#clock.advanceTo(target);
+      await runtime.settle(stall);
+    }
     this.#report = runtime.reportSince(mark);
     this.#reportOfSpan = true;
   }
@@ -434,16 +441,22 @@ export class TestProject {
     await runtime.start();
     const mark = runtime.mark();
     runtime.resume();
-    await runtime.settle();
+    const settled = await runtime.settle(this.#stallTimeout);
     const next = this.#clock.nextTimerAt();
-    const moved = next !== undefined && next <= deadline;
+    // Work that never ends holds the project as it is: no timer moves it on.
+    const moved = settled && next !== undefined && next <= deadline;
     if (moved) {
       this.#clock.advanceTo(next);
-      await runtime.settle();
+      await runtime.settle(this.#stallTimeout);
     }
     this.#report = runtime.reportSince(mark);
     this.#reportOfSpan = true;
     return moved;
+  }
+
+  /** Wall ms a span waits on work that nothing moves (the `stallTimeout` option). */
+  get #stallTimeout(): number {
+    return this.#options.stallTimeout ?? DEFAULT_STALL_TIMEOUT;
   }
 
   /** Stops the controllers. Idempotent. */

@@ -182,7 +182,9 @@ async function waitUntil(
   const deadline = started + timeout;
   let failure = await evaluate();
   while (failure !== undefined) {
-    const moved = await project.step(deadline);
+    // A reconcile that never ended holds the project as it is: no timer would move it on.
+    const stuck = project.lastReport?.controllers.some((c) => c.stuck !== undefined) === true;
+    const moved = !stuck && (await project.step(deadline));
     failure = await evaluate();
     if (failure !== undefined && !moved) {
       if (failure instanceof CosiAssertionError) {

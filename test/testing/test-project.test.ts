@@ -388,6 +388,29 @@ describe('assertions', () => {
     expect(error.message).toContain('Counters.test.cosi.dev(default/c1)');
   });
 
+  it('advance and the waits on a reconcile that never settles end after stallTimeout, naming it', async () => {
+    const p = await project({
+      config: { definitions: [Counter, Echo], controllers: [hanging] },
+      manifests: counters(1),
+      stallTimeout: 200,
+    });
+    // They waited on it for ever: node --test has no test timeout, so the run hung.
+    const started = performance.now();
+    await p.advance('30s');
+    expect(p.lastReport?.reason).toBe('max-time');
+    expect(() => expectConverged(p)).toThrow(
+      'HangingController was still running (on Counters.test.cosi.dev(default/c1)) after',
+    );
+    const error = await thrown(() => assertResource(p, Echo, 'c1', { value: 1 }));
+    expect(error.message).toMatch(/^expected Echoes\.test\.cosi\.dev\(default\/c1\)/);
+    expect(error.message).toContain(
+      'the controllers had not settled at the end of the last advance or wait (max-time): HangingController was still running (on Counters.test.cosi.dev(default/c1))',
+    );
+    expect(await p.step()).toBe(false);
+    // Each span waited the bound once or so, not for ever.
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
   it('a reconcile that never settles is named when a time bound ends the run first (another controller requeues)', async () => {
     const p = await project({
       config: { ...pollerConfig, controllers: [...(pollerConfig.controllers ?? []), hanging] },

@@ -325,6 +325,8 @@ export class Runtime {
   mark(): RunMark {
     // A run ended by its write bound keeps its count: the bound still refuses writes by it.
     if (this.#maxWrites === Number.POSITIVE_INFINITY) this.#tracker.reset();
+    this.#stuckFor = undefined;
+    this.#stuck.clear();
     return { startedAt: this.clock.now(), baseline: this.#baseline() };
   }
 
@@ -339,13 +341,17 @@ export class Runtime {
       const { condition, failingItems } = adapter.report();
       return condition === 'backoff' || condition === 'failed' || failingItems.length > 0;
     });
-    const reason: ConvergenceReason = failing
-      ? 'failing'
-      : this.#nextTimerAt() === undefined && this.#idle()
-        ? 'quiescent'
-        : this.#tracker.total === 0
-          ? 'steady'
-          : 'max-time';
+    // Work that a `settle` stopped waiting on is what ended the span: the run did not settle.
+    const reason: ConvergenceReason =
+      this.#stuckFor !== undefined
+        ? 'max-time'
+        : failing
+          ? 'failing'
+          : this.#nextTimerAt() === undefined && this.#idle()
+            ? 'quiescent'
+            : this.#tracker.total === 0
+              ? 'steady'
+              : 'max-time';
     return this.#report(reason, 1, this.clock.now() - mark.startedAt, mark.baseline);
   }
 
@@ -401,9 +407,14 @@ export class Runtime {
     for (const adapter of this.#adapters.values()) adapter.resumeWaiting();
   }
 
-  /** Waits for the engine to have nothing runnable (without moving the clock). */
-  async settle(): Promise<void> {
-    await this.#settle(Number.POSITIVE_INFINITY);
+  /**
+   * Waits for the engine to have nothing runnable (without moving the clock). With `maxStall`,
+   * stops waiting on work in flight that nothing moves after that many wall ms (a reconcile
+   * awaiting a promise that never settles), as a convergence run does: answers `false` then,
+   * and {@link reportSince} names the controllers still running as stuck.
+   */
+  async settle(maxStall = Number.POSITIVE_INFINITY): Promise<boolean> {
+    return (await this.#settle(Number.POSITIVE_INFINITY, undefined, maxStall)) === undefined;
   }
 
   /**
