@@ -189,6 +189,7 @@ export type {
 } from './engine/runtime/convergence.js';
 export type { CodeLocation, ErrorRecord } from './engine/runtime/error-record.js';
 export { createRuntime, Runtime, type RunMark } from './engine/runtime/runtime.js';
+export type { SingleReconcileOutcome } from './engine/runtime/single-reconcile.js';
 export type { RuntimeOptions } from './engine/runtime/runtime-options.js';
 export {
   RunRecord,

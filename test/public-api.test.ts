@@ -293,6 +293,7 @@ describe("'cosi'", () => {
       'RunnableGroup',
       'RuntimeOptions',
       'Sensitivity',
+      'SingleReconcileOutcome',
       'Source',
       'SpeclessDraft',
       'State',
@@ -395,6 +396,32 @@ describe("'cosi/testing'", () => {
       'matchesPartially',
       'partialDiff',
       'teardownAndDestroy',
+    ]);
+  });
+
+  it('exports these types', () => {
+    expect(typeExports('../src/testing/index.ts')).toEqual([
+      'AppliedResources',
+      'CheckFunction',
+      'CosiMatchers',
+      'DeepPartial',
+      'FaultOptions',
+      'FaultyState',
+      'FindingQuery',
+      'GoldenOptions',
+      'InjectedFault',
+      'ManifestDraft',
+      'ManifestInput',
+      'MatcherResult',
+      'ReconcileResult',
+      'ResourceCheck',
+      'ResourceOptions',
+      'SpecExpectation',
+      'TestConfig',
+      'TestProjectOptions',
+      'TypeRef',
+      'WaitOptions',
+      'WriteAttempt',
     ]);
   });
 

@@ -14,6 +14,7 @@ export {
 } from './test-project.js';
 export type { TestConfig } from './test-config.js';
 export type { AppliedResources } from './applied-resources.js';
+export type { ReconcileResult } from './reconcile-once.js';
 export { ManifestError, type ManifestInput } from './manifest-input.js';
 export { CosiAssertionError } from './assertion-error.js';
 export { UnknownTargetError } from './absence-target.js';

@@ -45,6 +45,7 @@ import {
   type ManifestInput,
 } from './manifest-input.js';
 import { projectFindings } from './project-findings.js';
+import { changesBetween, versionsOf, type ReconcileResult } from './reconcile-once.js';
 import { resolveTestConfig, type TestConfig } from './test-config.js';
 import { typeName, type TypeRef } from './spec-expectation.js';
 
@@ -389,6 +390,47 @@ export class TestProject {
       loadFindings: this.#loadFindings,
       project: this.project,
       report: this.#report,
+    });
+  }
+
+  /**
+   * Runs ONE controller's code once over the state as it is, as controller-runtime's unit tests
+   * call `Reconcile` on a fake client: a queue controller's `reconcile` of the item `type`/`id`,
+   * or, without an item, one pass of a whole-world controller (a transform's: every input). No
+   * other controller runs, and nothing converges; its requeue or error is returned, not retried.
+   * The others see what it wrote at the next {@link converge} or {@link advance}.
+   *
+   * @example
+   * const result = await project.reconcileOnce('example.AppConfigController');
+   * // result.created: [{ namespace: 'default', type: 'AppConfigs.example.org', id: 'web' }]
+   * @throws Error when no controller has that name, or the item does not fit its kind (a queue
+   *   controller needs one, a whole-world controller takes none).
+   */
+  async reconcileOnce(
+    controller: string,
+    type?: TypeRef,
+    id?: string,
+    options: ResourceOptions = {},
+  ): Promise<ReconcileResult> {
+    // Only the frame of the method is looked for on the stack: it is never called unbound.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    return await failAtCaller(TestProject.prototype.reconcileOnce, async () => {
+      if ((type === undefined) !== (id === undefined)) {
+        throw asMisuse(new Error('reconcileOnce: name the item by both its type and its id'));
+      }
+      const item = type === undefined ? undefined : this.pointer(type, id ?? '', options);
+      const before = versionsOf(await this.resources());
+      const outcome = await this.project.runtime
+        .reconcileOnce(controller, item, { maxStall: this.#stallTimeout })
+        .catch((error: unknown) => {
+          throw asMisuse(error as Error);
+        });
+      return {
+        controller,
+        ...(item === undefined ? {} : { item }),
+        ...changesBetween(before, await this.resources()),
+        ...outcome,
+      };
     });
   }
 

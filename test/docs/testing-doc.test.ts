@@ -28,13 +28,13 @@ function blocks(language: string): string[] {
 }
 
 it('has the examples this test runs', () => {
-  expect(blocks('ts')).toHaveLength(3);
+  expect(blocks('ts')).toHaveLength(4);
   // The scenario, then a fragment of an expected document with chainsaw expression keys.
   expect(blocks('yaml')).toHaveLength(2);
   expect(blocks('text')).toHaveLength(2);
 });
 
-it.each([0, 1, 2])(
+it.each([0, 1, 2, 3])(
   'runs the TypeScript example %i',
   async (index) => {
     const source = (blocks('ts')[index] ?? '')

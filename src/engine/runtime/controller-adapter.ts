@@ -358,7 +358,8 @@ export class ControllerAdapter implements Adapter {
   }
 }
 
-type RunControls = Pick<
+/** The run-loop controls a whole-world controller's facade hands on to whoever runs it. */
+export type RunControls = Pick<
   ControllerRuntime,
   'events' | 'queueReconcile' | 'resetRestartBackoff' | 'updateInputs' | 'workingOn'
 >;
@@ -367,7 +368,7 @@ type RunControls = Pick<
  * The facade plus the run-loop controls and the output tracking: what a whole-world controller's
  * `run` receives.
  */
-class ControllerRunFacade extends ControllerFacade implements ControllerRuntime {
+export class ControllerRunFacade extends ControllerFacade implements ControllerRuntime {
   readonly #controls: RunControls;
   readonly #outputs = new OutputTracker();
 

@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { compareStrings } from '../compare-strings.js';
 import type { KubernetesKind } from '../resource/definition.js';
-import { kindKey, type Kind } from '../resource/pointer.js';
+import { formatPointer, kindKey, type Kind, type Pointer } from '../resource/pointer.js';
+import { toErrorRecord, type CodeLocation } from './error-record.js';
+import { reconcileOnce, type SingleReconcileOutcome } from './single-reconcile.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
 import {
@@ -70,6 +72,8 @@ export class Runtime {
   readonly #db = new DependencyDatabase();
   readonly #scheduler = new WakeupScheduler();
   readonly #adapters = new Map<string, Adapter>();
+  /** The registered controllers by name, for {@link reconcileOnce}. */
+  readonly #controllers = new Map<string, AnyController>();
   readonly #routes = new Map<string, Route[]>();
   readonly #watched = new Set<string>();
   /** The watches that ended with an error and are not open again yet, by kind key. */
@@ -182,6 +186,7 @@ export class Runtime {
         ? new QControllerAdapter(controller, this.#host, this.#backoff)
         : new ControllerAdapter(controller, this.#host, this.#backoff);
       this.#adapters.set(controller.name, adapter);
+      this.#controllers.set(controller.name, controller);
       added.push(adapter);
     }
     this.#rebuildRoutes();
@@ -189,6 +194,69 @@ export class Runtime {
       await this.#watchInputs();
       for (const adapter of added) await adapter.start();
     }
+  }
+
+  /**
+   * Runs one registered controller's code once, outside any convergence run: a queue
+   * controller's `reconcile` of `pointer`, or one pass of a whole-world controller's `run`, over
+   * the state as it is, through the same guarded facade. No other controller runs: the wakeups
+   * its writes cause in a started runtime are held, as a paused run's, for the next convergence
+   * run or {@link resume}. The requeue or error it answers is returned, not acted on; one still
+   * running after `maxStall` wall ms is abandoned (its signal aborted) and answered as an error.
+   *
+   * @throws Error when no controller has that name, or the item does not fit its kind (a queue
+   *   controller needs one, a whole-world one takes none).
+   */
+  async reconcileOnce(
+    name: string,
+    pointer: Pointer | undefined,
+    options: { readonly maxStall?: number } = {},
+  ): Promise<SingleReconcileOutcome & { readonly location?: CodeLocation }> {
+    const controller = this.#controllers.get(name);
+    if (controller === undefined) {
+      throw new Error(
+        `no controller is named ${JSON.stringify(name)} (the controllers: ${this.controllerNames().join(', ') || 'none'})`,
+      );
+    }
+    if (this.#started) this.#scheduler.pause();
+    const host = this.#host;
+    const abort = new AbortController();
+    const run = reconcileOnce(
+      controller,
+      {
+        ...host,
+        // Not a reconcile of a run: nothing to record it under.
+        recorder: undefined,
+        onWrite: (c, p) => host.onWrite(c, p),
+        inputs: () => this.#db.inputs(name),
+        log: host.logger.child({ controller: name }),
+      },
+      pointer,
+      abort.signal,
+    );
+    const maxStall = options.maxStall ?? DEFAULT_CONVERGE_OPTIONS.maxStall;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), maxStall);
+    });
+    const outcome = await Promise.race([run, stalled]);
+    clearTimeout(timer);
+    if (outcome === undefined) {
+      abort.abort();
+      const on = pointer === undefined ? '' : ` (on ${formatPointer(pointer)})`;
+      return {
+        error: Object.assign(
+          new Error(
+            `${name} was still running${on} after ${maxStall} ms with nothing else to do (a promise that never settles?)`,
+          ),
+          { code: 'stalled' },
+        ),
+        requeued: false,
+      };
+    }
+    const located =
+      outcome.error === undefined ? undefined : toErrorRecord(outcome.error, host.locateError);
+    return located?.location === undefined ? outcome : { ...outcome, location: located.location };
   }
 
   /**
