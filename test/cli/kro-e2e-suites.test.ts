@@ -14,7 +14,7 @@ const RGD = `${REPO}/fixtures/kro-e2e/check-external-references/rgd.yaml`;
 describe("kro's e2e suites", () => {
   it('pass step by step: the RGD as kro writes it, instances, what they render', async () => {
     const { code, stdout } = await cli(['test', 'fixtures/kro-e2e']);
-    expect(stdout).toMatch(/\(steps: 46 passed, 0 failed\)\n46 passed, 0 failed\n$/);
+    expect(stdout).toMatch(/\(steps: 46 passed, 0 failed\)\n$/);
     expect(code).toBe(0);
   }, 60_000);
 

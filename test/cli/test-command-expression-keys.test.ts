@@ -30,9 +30,7 @@ describe('cosi test: chainsaw expression keys', () => {
       'ready.cosi-test.yaml': `${MANIFESTS}steps:\n  - expect: instance-assert.yaml\n  - expect:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: { name: shop }\n      spec:\n        (replicas >= \`1\` && replicas < \`3\`): true\n        (template.spec.containers[*].name): [web]\n`,
     });
     const { code, stdout } = await cli(['test', dir], { cwd: dir });
-    expect(stdout).toBe(
-      'scenarios: 1 passed, 0 failed (steps: 2 passed, 0 failed)\n2 passed, 0 failed\n',
-    );
+    expect(stdout).toBe('scenarios: 1 passed, 0 failed (steps: 2 passed, 0 failed)\n');
     expect(code).toBe(0);
   }, 60_000);
 

@@ -53,9 +53,7 @@ it('runs the scenario, and it passes every step', async () => {
   const scenario = blocks('yaml')[0] ?? '';
   await writeFile(path.join(dir, 'vm-network.cosi-test.yaml'), scenario);
   const { code, stdout } = await cli(['test', 'vm-network.cosi-test.yaml'], { cwd: dir });
-  expect(stdout).toBe(
-    'scenarios: 1 passed, 0 failed (steps: 9 passed, 0 failed)\n9 passed, 0 failed\n',
-  );
+  expect(stdout).toBe('scenarios: 1 passed, 0 failed (steps: 9 passed, 0 failed)\n');
   expect(code).toBe(0);
 }, 60_000);
 

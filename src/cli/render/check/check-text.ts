@@ -66,7 +66,8 @@ export function renderCheckText(
   for (const note of summary.notes) lines.push(c.cyan(note));
   if (lines.length > 0) lines.push('');
   lines.push(...summary.lines);
-  lines.push(summary.failed ? c.red(summary.total) : c.green(summary.total));
+  if (summary.total !== '')
+    lines.push(summary.failed ? c.red(summary.total) : c.green(summary.total));
   return `${lines.join('\n')}\n`;
 }
 
@@ -76,7 +77,10 @@ export interface CheckSummaryText {
   readonly notes: readonly string[];
   /** `manifests: 13 resources in 6 files: 12 valid, 1 invalid`, then `CLASS: N passed, N failed` each. */
   readonly lines: readonly string[];
-  /** `N passed, N failed` over every class. */
+  /**
+   * `N passed, N failed` over every class; `''` when there is one class, scenarios (`cosi
+   * test`), whose line says it all: a second line of the same counts did not say they were steps.
+   */
   readonly total: string;
   readonly failed: boolean;
 }
@@ -93,17 +97,32 @@ export function checkSummaryText(result: CheckResult): CheckSummaryText {
     s.check === 'manifests'
       ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}${setAside && `; set aside: ${setAside}`}`
       : s.check === 'scenarios'
-        ? // A case is a step: the scenarios are counted too, not only their steps.
-          `scenarios: ${formatPassed(summarizeScenarios(result))} (steps: ${formatPassed(s)})`
+        ? scenariosLine(result, s)
         : `${s.check}: ${formatPassed(s)}`,
   );
   const counts = checkTotals(result);
+  const onlyScenarios = summary.length === 1 && summary[0]?.check === 'scenarios';
   return {
     notes: missing === undefined ? [] : [escapeControl(missing)],
     lines,
-    total: formatPassed(counts),
+    total: onlyScenarios ? '' : formatPassed(counts),
     failed: counts.failed > 0,
   };
+}
+
+/**
+ * `scenarios: 1 passed, 0 failed (steps: 9 passed, 0 failed)`: a case is a step, so the scenarios
+ * are counted too. A run that found no scenario file (its only case is about what was given,
+ * which is no file) ran none: it has no scenario or step to count as failed, as `go test` says
+ * "no test files".
+ */
+function scenariosLine(
+  result: CheckResult,
+  steps: { passed: number; failed: number; skipped?: number },
+): string {
+  const ranAny = result.cases.some((c) => c.check === 'scenarios' && c.file !== undefined);
+  if (!ranAny) return 'scenarios: none run';
+  return `scenarios: ${formatPassed(summarizeScenarios(result))} (steps: ${formatPassed(steps)})`;
 }
 
 /** The most charts, kustomizations and tests the text report lists, each with its note. */
