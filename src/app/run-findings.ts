@@ -7,7 +7,7 @@ import { shorten, shortenMessage } from '../loaders/shorten.js';
 import type { Place } from './manifest-places.js';
 import { formatDuration } from './format-duration.js';
 import { describeSpreadWrites } from './spread-writes.js';
-import { describeStuck } from './stuck-controllers.js';
+import { definedAt, describeStuck } from './stuck-controllers.js';
 
 /** The codes of what a convergence run finds about its controllers. */
 export type RunFindingCode =
@@ -70,8 +70,8 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
         runFinding(
           'controller-failed',
           'error',
-          `${controllerText(controller.name)} did not finish: it was still running${on ? ` (on ${pointerText(on)})` : ''} after ${formatDuration(controller.stuck.waited)} with nothing else to do`,
-          on && places.placeOf(on) ? placeOf(on) : configAt,
+          `${controllerText(controller.name)} did not finish: it was still running${on ? ` (on ${pointerText(on)})` : ''} after ${formatDuration(controller.stuck.waited)} with nothing else to do${definedAt(controller.stuck.location)}`,
+          on && places.placeOf(on) ? placeOf(on) : (controller.stuck.location ?? configAt),
         ),
       );
     }

@@ -1,5 +1,6 @@
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import type { CodeLocation } from '../engine/runtime/error-record.js';
 import { formatDuration } from './format-duration.js';
 
 /**
@@ -9,6 +10,7 @@ import { formatDuration } from './format-duration.js';
  *
  * @example
  * // 'Waiter was still running (on VMs.example.org(default/web-1)) after 5s with nothing else to do'
+ * // and, for a controller a factory made, ' (defined at cosi.config.ts:12:17)'
  */
 export function describeStuck(
   report: ConvergenceReport,
@@ -19,8 +21,18 @@ export function describeStuck(
     c.stuck === undefined
       ? []
       : [
-          `${name(c.name)} was still running${c.stuck.pointer ? ` (on ${pointer(c.stuck.pointer)})` : ''} after ${formatDuration(c.stuck.waited)} with nothing else to do`,
+          `${name(c.name)} was still running${c.stuck.pointer ? ` (on ${pointer(c.stuck.pointer)})` : ''} after ${formatDuration(c.stuck.waited)} with nothing else to do${definedAt(c.stuck.location)}`,
         ],
   );
   return stuck.length === 0 ? undefined : stuck.join('; ');
+}
+
+/**
+ * ` (defined at cosi.config.ts:12:17)`: where the project made a controller that never returned,
+ * as a thrown error ends with where it was thrown; `''` when that is not known.
+ */
+export function definedAt(location: CodeLocation | undefined): string {
+  return location === undefined
+    ? ''
+    : ` (defined at ${location.file}:${location.line}:${location.col})`;
 }

@@ -1,3 +1,4 @@
+import { recordControllerSite } from '../engine/runtime/controller-sites.js';
 import {
   formatPointer,
   kindKey,
@@ -125,6 +126,8 @@ export function createQTransformController<I, O>(
   settings: QTransformSettings<I, O>,
   options: QTransformOptions = {},
 ): QController {
+  // Where the project made it: the place of a reconcile of it that never ends.
+  const site = new Error('controller defined here');
   checkSettings('createQTransformController settings', settings, {
     ...TRANSFORM_SETTINGS,
     unmapMetadata: { kind: 'function', required: true },
@@ -270,7 +273,7 @@ export function createQTransformController<I, O>(
     if (!held) await rt.removeFinalizer(item.metadata, name);
   };
 
-  return {
+  const controller: QController = {
     name,
     settings: {
       inputs,
@@ -325,6 +328,7 @@ export function createQTransformController<I, O>(
       return extra.mapper(metadata, rt, log);
     },
   };
+  return recordControllerSite(controller, site);
 }
 
 /** A reconcile of an input that is gone (destroyed after it was queued): nothing to do. */

@@ -1,3 +1,4 @@
+import { recordControllerSite } from '../engine/runtime/controller-sites.js';
 import type { ResourceType } from '../engine/resource/define-resource.js';
 import { compareStrings } from '../engine/compare-strings.js';
 import {
@@ -162,6 +163,8 @@ export function createTransformController<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions = {},
 ): Controller {
+  // Where the project made it: the place of a reconcile of it that never ends.
+  const site = new Error('controller defined here');
   checkSettings('createTransformController settings', settings, TRANSFORM_SETTINGS, {
     unmapMetadata:
       'a setting of createQTransformController (a queue transform maps an output back to its input); the transform controller needs none',
@@ -195,7 +198,7 @@ export function createTransformController<I, O>(
   ];
 
   const incremental = createIncrementalGuard(settings, options);
-  return {
+  const controller: Controller = {
     name,
     inputs,
     outputs,
@@ -219,6 +222,7 @@ export function createTransformController<I, O>(
       }
     },
   };
+  return recordControllerSite(controller, site);
 }
 
 /** Runs the shutdown callback; a failure of its own is logged, not thrown over the run's. */

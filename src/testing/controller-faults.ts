@@ -1,3 +1,4 @@
+import { copyControllerSite } from '../engine/runtime/controller-sites.js';
 import {
   isQController,
   type AnyController,
@@ -59,8 +60,10 @@ export class ControllerFaults {
   /** The controller, wrapped so that armed failures reach it. */
   wrap<C extends AnyController>(controller: C): C {
     this.#names.add(controller.name);
-    return (
-      isQController(controller) ? this.#wrapQueue(controller) : this.#wrapWhole(controller)
+    // The wrapper is placed where the project made the controller, as the controller is.
+    return copyControllerSite(
+      controller,
+      isQController(controller) ? this.#wrapQueue(controller) : this.#wrapWhole(controller),
     ) as C;
   }
 

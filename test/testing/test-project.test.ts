@@ -411,6 +411,26 @@ describe('assertions', () => {
     expect(performance.now() - started).toBeLessThan(4_000);
   });
 
+  it("a reconcile that never settles is placed where the project's code defines its controller, as a throw is", async () => {
+    const p = await project({ manifests: 'fixtures/cli/hanging-transform', stallTimeout: 200 });
+    // It named the controller alone: `HangingTransform was still running after 0.2s ...`.
+    // The line of its factory call (the column is the loader's compiled line's, as a throw's is).
+    const place = /\(defined at fixtures\/cli\/hanging-transform\/cosi\.config\.ts:5:\d+\)/;
+    expect(() => expectConverged(p)).toThrow('never ran');
+    const error = await thrown(async () => expectConverged(await p.converge()));
+    expect(error.message).toMatch(/with nothing else to do \(defined at /);
+    expect(error.message).toMatch(place);
+    await p.advance('1s');
+    expect(() => expectConverged(p)).toThrow(place);
+    const [finding] = await expectFinding(p, { code: 'controller-failed' });
+    expect(finding?.message).toMatch(place);
+    const once = await p.reconcileOnce('HangingTransform');
+    expect(once.location).toMatchObject({
+      file: 'fixtures/cli/hanging-transform/cosi.config.ts',
+      line: 5,
+    });
+  });
+
   it('a reconcile that never settles is named when a time bound ends the run first (another controller requeues)', async () => {
     const p = await project({
       config: { ...pollerConfig, controllers: [...(pollerConfig.controllers ?? []), hanging] },

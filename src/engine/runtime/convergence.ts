@@ -1,3 +1,4 @@
+import type { CodeLocation } from './error-record.js';
 import type { Pointer } from '../resource/pointer.js';
 import { pointerKey, toPointer } from '../resource/pointer.js';
 import { compareStrings } from '../compare-strings.js';
@@ -81,7 +82,16 @@ export interface ControllerReport {
    * awaiting something outside the run), for `waited` wall ms; a queue controller's item is the
    * last one it started.
    */
-  readonly stuck?: { readonly waited: number; readonly pointer?: Pointer };
+  readonly stuck?: {
+    readonly waited: number;
+    readonly pointer?: Pointer;
+    /**
+     * Where the project's code made the controller (a transform's, a queue transform's factory
+     * call), as a thrown error is placed where it was thrown: a reconcile that never ended has no
+     * stack of its own. Absent for a controller no factory made, or without a locator.
+     */
+    readonly location?: CodeLocation;
+  };
   /**
    * When a time bound (`max-time`) ended the run while its code was still running and not
    * {@link stuck}: a reconcile (or pass) that had not returned; a queue controller's item is the

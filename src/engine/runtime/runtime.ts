@@ -3,6 +3,7 @@ import { compareStrings } from '../compare-strings.js';
 import type { KubernetesKind } from '../resource/definition.js';
 import { formatPointer, kindKey, type Kind, type Pointer } from '../resource/pointer.js';
 import { toErrorRecord, type CodeLocation } from './error-record.js';
+import { controllerSite } from './controller-sites.js';
 import { reconcileOnce, type SingleReconcileOutcome } from './single-reconcile.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
@@ -245,6 +246,7 @@ export class Runtime {
       abort.abort();
       const on = pointer === undefined ? '' : ` (on ${formatPointer(pointer)})`;
       return {
+        ...this.#definedAt(name),
         error: Object.assign(
           new Error(
             `${name} was still running${on} after ${maxStall} ms with nothing else to do (a promise that never settles?)`,
@@ -745,6 +747,15 @@ export class Runtime {
     return [...this.#down.values()];
   }
 
+  /** Where the project's code made the controller, when a factory recorded it and it is placed. */
+  #definedAt(name: string): { location?: CodeLocation } {
+    const controller = this.#controllers.get(name);
+    const site = controller === undefined ? undefined : controllerSite(controller);
+    if (site === undefined) return {};
+    const { location } = toErrorRecord(site, this.#host.locateError);
+    return location === undefined ? {} : { location };
+  }
+
   #report(
     reason: ConvergenceReason,
     rounds: number,
@@ -760,7 +771,11 @@ export class Runtime {
           adapter.report();
         const stuck =
           this.#stuckFor !== undefined && this.#stuck.has(adapter.name)
-            ? { waited: Math.round(this.#stuckFor), ...(inFlight ? { pointer: inFlight } : {}) }
+            ? {
+                waited: Math.round(this.#stuckFor),
+                ...(inFlight ? { pointer: inFlight } : {}),
+                ...this.#definedAt(adapter.name),
+              }
             : undefined;
         const runningAtEnd =
           reason === 'max-time' && stuck === undefined && adapter.working
