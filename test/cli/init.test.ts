@@ -108,7 +108,7 @@ describe('cosi init', { timeout: 60_000 }, () => {
     const run = promisify(execFile);
     // Node's own discovery of test files: test/apps.test.mjs, nothing else.
     const passed = await run(process.execPath, ['--test', '--test-reporter=tap'], { cwd: dir });
-    expect(passed.stdout).toMatch(/^# pass 2$/m);
+    expect(passed.stdout).toMatch(/^# pass 3$/m);
     expect(passed.stdout).toContain(
       'ok 1 - the manifests converge to the golden tree in expected/',
     );
@@ -129,7 +129,11 @@ describe('cosi init', { timeout: 60_000 }, () => {
       (error: unknown) => error as { code: number; stdout: string },
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stdout).toMatch(/^# fail 2$/m);
+    // The single pass too, at its assertion.
+    expect(failed?.stdout).toMatch(/^# fail 3$/m);
+    expect(failed?.stdout).toContain(
+      'not ok 3 - one pass of the controller alone makes an AppConfig for each App',
+    );
     expect(failed?.stdout).toContain(
       'expected/AppConfigs.example.org.yaml:11:13: error[unexpected-state]: AppConfigs.example.org(default/api) differs from the expectation',
     );

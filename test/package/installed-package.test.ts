@@ -267,7 +267,7 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
       expect(checked.code, checkStep).toBe(0);
       // The starter's own test, with cosi/testing from the installed package.
       const tested = await inProject('sh', ['-c', testStep]);
-      expect(tested.stdout, testStep).toMatch(/^# pass 2$/m);
+      expect(tested.stdout, testStep).toMatch(/^# pass 3$/m);
       expect(tested.stdout, testStep).toMatch(/^# fail 0$/m);
       expect(tested.code, testStep).toBe(0);
     } finally {

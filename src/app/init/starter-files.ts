@@ -172,6 +172,7 @@ const EXAMPLE_TEST = `/**
  * expect(project).toHaveResource(...)); in a .ts test, the config's handles (App, AppConfig)
  * type-check the expected specs. See cosi's docs/testing.md.
  */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   createTestProject,
@@ -205,6 +206,23 @@ test('an App gets the registry of its image, and its AppConfig goes with it', as
     await project.destroy('app', ['db']);
     await project.converge();
     await expectNoResource(project, 'appconfig', 'db');
+  } finally {
+    await project.close();
+  }
+});
+
+test('one pass of the controller alone makes an AppConfig for each App', async () => {
+  // The manifests loaded, nothing run: reconcileOnce runs this one controller once, as
+  // controller-runtime's tests call Reconcile, and says what it wrote.
+  const project = await createTestProject();
+  try {
+    const pass = await project.reconcileOnce('example.AppConfigController');
+    assert.ifError(pass.error);
+    assert.deepEqual(
+      pass.created.map((r) => \`\${r.type}/\${r.id}\`),
+      ['AppConfigs.example.org/api', 'AppConfigs.example.org/web'],
+    );
+    await expectResource(project, 'appconfig', 'api', { registry: 'ghcr.io', replicas: 3 });
   } finally {
     await project.close();
   }
