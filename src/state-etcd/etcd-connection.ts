@@ -12,6 +12,7 @@ import {
   withDeadline,
 } from './etcd-errors.js';
 import type { EtcdStateOptions } from './etcd-state-options.js';
+import type { LeanEtcd } from './lean-etcd.js';
 
 /**
  * etcd's default `--max-request-bytes` (1.5 MiB): a write with a larger value is refused ("request
@@ -46,6 +47,11 @@ export class EtcdConnection {
   readonly #layout: KeyLayout;
   readonly #requestTimeout: number;
   #client: Promise<Etcd3> | undefined;
+  /**
+   * cosi's own client for ranges, transactions and watches (see {@link LeanEtcd}), made beside
+   * the etcd3 client when this connection makes it for one endpoint; undefined: etcd3 does all.
+   */
+  #lean: LeanEtcd | undefined;
   #closed = false;
   /** The watches whose connection dropped and that are not open again yet. */
   readonly #watchesCut = new Set<symbol>();
@@ -182,6 +188,7 @@ export class EtcdConnection {
   async closeClient(): Promise<void> {
     if (this.#client !== undefined && this.#options.client === undefined) {
       const client = await this.#client.catch(() => undefined);
+      this.#lean?.close();
       client?.close();
     }
   }
@@ -194,19 +201,20 @@ export class EtcdConnection {
 
   /** The client's KV calls, counted while under way (see `EtcdCore.settled`). */
   kv(client: Etcd3): CountedKv {
+    const lean = this.#lean;
     return {
       readTxn: async (request) => {
         // A transaction of range operations only: reads.
         this.#reads++;
-        return this.track(client.kv.txn(request));
+        return this.track(lean ? lean.txn(request) : client.kv.txn(request));
       },
       range: async (request) => {
         this.#reads++;
-        return this.track(client.kv.range(request));
+        return this.track(lean ? lean.range(request) : client.kv.range(request));
       },
       txn: async (request) => {
         this.#writes++;
-        return this.track(client.kv.txn(request));
+        return this.track(lean ? lean.txn(request) : client.kv.txn(request));
       },
       put: async (request) => {
         this.#writes++;
@@ -231,7 +239,7 @@ export class EtcdConnection {
       },
     };
     // A watch etcd accepts after its opening timed out is closed at once.
-    return this.track(EtcdWatch.open(client, watching), (late) => late.close());
+    return this.track(EtcdWatch.open(client, watching, this.#lean), (late) => late.close());
   }
 
   /**
@@ -286,19 +294,28 @@ export class EtcdConnection {
     const { Etcd3: Client } = await import('etcd3');
     const timeout = this.#requestTimeout;
     const { keepAlive } = this.#options;
+    const endpoints = this.#options.endpoints ?? [];
+    const grpcOptions = {
+      'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
+      ...(keepAlive === undefined
+        ? {}
+        : {
+            'grpc.keepalive_time_ms': Math.max(10_000, keepAlive),
+            'grpc.keepalive_timeout_ms': Math.max(10_000, keepAlive) / 2,
+          }),
+    };
+    // The hot calls on cosi's own client: one endpoint only (etcd3 picks among several and
+    // moves to another when one fails, which this client does not).
+    const [endpoint] = endpoints;
+    if (endpoints.length === 1 && endpoint !== undefined) {
+      const { LeanEtcd } = await import('./lean-etcd.js');
+      this.#lean = new LeanEtcd({ endpoint, channelOptions: grpcOptions, requestTimeout: timeout });
+    }
     return new Client({
-      hosts: [...(this.#options.endpoints ?? [])],
+      hosts: [...endpoints],
       // gRPC's own deadline ends the call on the wire; the race in track bounds the wait.
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
-      grpcOptions: {
-        'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
-        ...(keepAlive === undefined
-          ? {}
-          : {
-              'grpc.keepalive_time_ms': Math.max(10_000, keepAlive),
-              'grpc.keepalive_timeout_ms': Math.max(10_000, keepAlive) / 2,
-            }),
-      },
+      grpcOptions,
       faultHandling: FAULT_HANDLING,
     });
   }

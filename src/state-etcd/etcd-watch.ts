@@ -1,4 +1,8 @@
-import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
+import type { Etcd3, IKeyValue } from 'etcd3';
+import type { EventEmitter } from 'node:events';
+import type { LeanEtcd } from './lean-etcd.js';
+
+type Listener = Parameters<EventEmitter['on']>[1];
 
 /**
  * One change read from an etcd watch: its revision, the key as now (put) and as before (when
@@ -34,6 +38,15 @@ export interface EtcdWatchOptions {
   readonly onReconnected?: () => void;
 }
 
+/** What this takes of a watcher, the etcd3 client's or cosi's own (`LeanWatcher`). */
+interface WatcherLike {
+  readonly request: { start_revision?: string | number };
+  on(event: string, listener: Listener): unknown;
+  once(event: string, listener: Listener): unknown;
+  off(event: string, listener: Listener): unknown;
+  cancel(): Promise<unknown>;
+}
+
 /**
  * An etcd watch that never loses or repeats a change across reconnects. The `etcd3` client
  * re-creates its watches when the stream drops, but resumes from the store revision it last
@@ -50,21 +63,26 @@ export class EtcdWatch {
    * response that brought them has been read whole).
    */
   #lastKey: Buffer | undefined;
-  readonly #watcher: Watcher;
+  readonly #watcher: WatcherLike;
   readonly #waiters: { revision: number; resolve: () => void }[] = [];
   #closed = false;
   /** Accepted by etcd: from then on an error ends the watch (before, it fails `open`). */
   #open = false;
 
-  private constructor(client: Etcd3, options: EtcdWatchOptions) {
+  private constructor(client: Etcd3, options: EtcdWatchOptions, lean: LeanEtcd | undefined) {
     this.lastRevision =
       options.afterKey === undefined ? options.startRevision - 1 : options.startRevision;
     this.#lastKey = options.afterKey;
-    const builder = client.watch().startRevision(String(options.startRevision));
-    if (options.previousValues) builder.withPreviousKV();
-    if (options.rangeEnd === undefined) builder.key(options.key);
-    else builder.inRange({ start: options.key, end: options.rangeEnd });
-    const watcher = builder.watcher();
+    const watcher = lean
+      ? lean.watch(
+          {
+            key: options.key,
+            ...(options.rangeEnd === undefined ? {} : { rangeEnd: options.rangeEnd }),
+            prevKv: options.previousValues,
+          },
+          options.startRevision,
+        )
+      : etcd3Watcher(client, options);
     const onEvent =
       (type: 'put' | 'delete') =>
       (kv: IKeyValue, prev?: IKeyValue): void => {
@@ -106,8 +124,8 @@ export class EtcdWatch {
   }
 
   /** Starts a watch and resolves once etcd has accepted it; rejects if etcd refuses it. */
-  static async open(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
-    const watch = new EtcdWatch(client, options);
+  static async open(client: Etcd3, options: EtcdWatchOptions, lean?: LeanEtcd): Promise<EtcdWatch> {
+    const watch = new EtcdWatch(client, options, lean);
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => {
         watch.#watcher.off('connected', onConnected);
@@ -154,4 +172,13 @@ export class EtcdWatch {
       }
     }
   }
+}
+
+/** The watch on the etcd3 client (a client given in the options, or several endpoints). */
+function etcd3Watcher(client: Etcd3, options: EtcdWatchOptions): WatcherLike {
+  const builder = client.watch().startRevision(String(options.startRevision));
+  if (options.previousValues) builder.withPreviousKV();
+  if (options.rangeEnd === undefined) builder.key(options.key);
+  else builder.inRange({ start: options.key, end: options.rangeEnd });
+  return builder.watcher();
 }
