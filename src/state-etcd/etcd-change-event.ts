@@ -5,6 +5,7 @@ import type { BookmarkCodec } from './bookmark.js';
 import type { EtcdChange } from './etcd-watch.js';
 import type { DecodedCache } from './decoded-cache.js';
 import { CorruptValueError } from './etcd-errors.js';
+import type { WatchedValueMap } from './watched-values.js';
 
 /**
  * The value of every key in a watch's range as of the last change the watch handed on: the
@@ -13,7 +14,7 @@ import { CorruptValueError } from './etcd-errors.js';
  * asking etcd for it (`prev_kv`, which etcd reads from its backend for every event of every
  * watch that asks).
  */
-export type WatchedValues = Map<string, Resource>;
+export type WatchedValues = WatchedValueMap;
 
 /**
  * A change of a key the watch should have known and did not: the watch cannot tell what the

@@ -21,6 +21,7 @@ import { WatchQueue } from './watch-queue.js';
 import type { CountedKv, EtcdConnection } from './etcd-connection.js';
 import { toEvent, type UntrackedChangeError, type WatchedValues } from './etcd-change-event.js';
 import type { WatchedReads } from './watched-reads.js';
+import { WatchedValueMap } from './watched-values.js';
 
 /** An open watch, with what {@link EtcdCore.settled} needs to know of it. */
 export interface OpenWatch {
@@ -151,7 +152,7 @@ export class EtcdWatches {
     } else {
       const response = await this.#kv(client).range({ key: Buffer.from(key) });
       const kv = response.kvs[0];
-      watched = new Map();
+      watched = new WatchedValueMap();
       if (kv) {
         const resource = this.#decoded.decode(key, kv);
         watched.set(key, resource);
@@ -202,7 +203,7 @@ export class EtcdWatches {
       initial.push(...replay.events.slice(-tail));
       start = replay.revision + 1;
     } else if (options.bootstrap) {
-      const listed: WatchedValues = new Map();
+      const listed: WatchedValues = new WatchedValueMap();
       const { resources, revision } = await this.#listAt(
         kind,
         options,
@@ -218,7 +219,7 @@ export class EtcdWatches {
       // a value that is no resource cannot be listed: watched as before, it fails only if that
       // key changes.
       try {
-        const listed: WatchedValues = new Map();
+        const listed: WatchedValues = new WatchedValueMap();
         const { revision } = await this.#listAt(kind, {}, (key, resource) =>
           listed.set(key, resource),
         );
@@ -291,7 +292,7 @@ export class EtcdWatches {
       codecs: new Map(),
       waiting: [],
       after: Number.POSITIVE_INFINITY,
-      watched: new Map(),
+      watched: new WatchedValueMap(),
       open: {
         key: this.#layout.root,
         prefix: true,

@@ -2,6 +2,7 @@ import { compareStrings } from '../engine/compare-strings.js';
 import { ALL_NAMESPACES, type Kind } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ListOptions } from '../engine/state/state.js';
+import type { LabelQuery } from '../engine/resource/label-query.js';
 import { matchesFilters } from '../engine/state/watch-filters.js';
 import type { WatchedValues } from './etcd-change-event.js';
 import type { KeyLayout } from './key-layout.js';
@@ -83,9 +84,18 @@ export class WatchedReads {
     this.hits++;
     const prefix = everyNamespace ? undefined : this.#layout.resourcePrefix(kind);
     const found: Resource[] = [];
-    for (const [key, resource] of best.source.values) {
-      if (prefix !== undefined && !key.startsWith(prefix)) continue;
+    const { values } = best.source;
+    const consider = (key: string, resource: Resource): void => {
+      if (prefix !== undefined && !key.startsWith(prefix)) return;
       if (matchesFilters(resource, options)) found.push(resource);
+    };
+    const keys = labelledKeys(values, options.labelQueries);
+    if (keys === undefined) for (const [key, resource] of values) consider(key, resource);
+    else {
+      for (const key of keys) {
+        const resource = values.get(key);
+        if (resource !== undefined) consider(key, resource);
+      }
     }
     found.sort(
       (a, b) =>
@@ -122,4 +132,24 @@ export class WatchedReads {
     this.saw(kind.type, best.revision);
     return best;
   }
+}
+
+/**
+ * The keys of the values a label query can match, from the values' label index: for each query
+ * (they are OR-ed), those with the value of one of its equality or `in` terms; undefined when a
+ * query has no such term (every value is read). Each is still checked against every filter.
+ */
+function labelledKeys(
+  values: WatchedValues,
+  queries: readonly LabelQuery[] | undefined,
+): Set<string> | undefined {
+  if (queries === undefined || queries.length === 0) return undefined;
+  const keys = new Set<string>();
+  for (const query of queries) {
+    const term = query.terms.find((t) => !t.invert && (t.op === 'equal' || t.op === 'in'));
+    if (term === undefined) return undefined;
+    for (const value of term.values)
+      for (const key of values.withLabel(term.key, value)) keys.add(key);
+  }
+  return keys;
 }

@@ -3,6 +3,13 @@ import type { Kind } from '../../src/engine/resource/pointer.js';
 import { newResource, type Resource } from '../../src/engine/resource/resource.js';
 import { KeyLayout } from '../../src/state-etcd/key-layout.js';
 import { WatchedReads, type WatchedSource } from '../../src/state-etcd/watched-reads.js';
+import { WatchedValueMap } from '../../src/state-etcd/watched-values.js';
+import {
+  labelEqual,
+  labelExists,
+  labelIn,
+  labelQuery,
+} from '../../src/engine/resource/label-query.js';
 
 const layout = new KeyLayout('/unit');
 const KIND: Kind = { namespace: 'lab', type: 'VMs.unit.cosi.dev' };
@@ -14,7 +21,7 @@ const vm = (id: string, version: number): Resource => {
 
 /** A watch's values at a revision the test moves; `ended` as a watch that stopped. */
 function source(revision: number): WatchedSource & { at: number | undefined } {
-  const values = new Map<string, Resource>();
+  const values = new WatchedValueMap();
   const made = {
     values,
     at: revision as number | undefined,
@@ -85,5 +92,50 @@ describe('reads from the watches: when a watch answers and when etcd must', () =
     expect(
       names(reads.list({ namespace: 'b', type: KIND.type }, { idQuery: { regexp: /^z/ } })?.found),
     ).toEqual(['b/z']);
+  });
+
+  it('a list by a label value reads only the values that have it, kept up to date by each change', () => {
+    const reads = new WatchedReads(layout);
+    const watch = source(5);
+    /** Resources on other hosts: a list of one host's that read them would throw. */
+    let readElsewhere = 0;
+    const placed = (id: string, host: string, guarded: boolean): Resource => {
+      const resource = newResource({ ...KIND, id }, {});
+      const labels = { host };
+      const metadata = { ...resource.metadata };
+      Object.defineProperty(metadata, 'labels', {
+        enumerable: true,
+        get: () => {
+          if (guarded && !indexing) readElsewhere++;
+          return labels;
+        },
+      });
+      return { ...resource, metadata };
+    };
+    let indexing = true;
+    for (let i = 0; i < 50; i++)
+      watch.values.set(key(`other-${i}`), placed(`other-${i}`, 'h2', true));
+    watch.values.set(key('a'), placed('a', 'h1', false));
+    watch.values.set(key('b'), placed('b', 'h1', false));
+    // Moved off h1, and deleted: the index follows.
+    watch.values.set(key('b'), placed('b', 'h3', false));
+    watch.values.set(key('c'), placed('c', 'h1', false));
+    watch.values.delete(key('c'));
+    reads.add(KIND, watch);
+    indexing = false;
+    const ids = (query: Parameters<typeof reads.list>[1]): string[] =>
+      (reads.list(KIND, query)?.found ?? []).map((r) => r.metadata.id);
+    expect(ids({ labelQueries: [labelQuery(labelEqual('host', 'h1'))] })).toEqual(['a']);
+    expect(ids({ labelQueries: [labelQuery(labelIn('host', ['h1', 'h3']))] })).toEqual(['a', 'b']);
+    expect(
+      ids({
+        labelQueries: [labelQuery(labelEqual('host', 'h3')), labelQuery(labelEqual('host', 'h1'))],
+      }),
+    ).toEqual(['a', 'b']);
+    expect(ids({ labelQueries: [labelQuery(labelEqual('host', 'h9'))] })).toEqual([]);
+    expect(readElsewhere).toBe(0);
+    // A query with no equality term reads every value, as before.
+    expect(ids({ labelQueries: [labelQuery(labelExists('host'))] })).toHaveLength(52);
+    expect(readElsewhere).toBeGreaterThan(0);
   });
 });
