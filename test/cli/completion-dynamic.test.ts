@@ -299,4 +299,20 @@ describe('completion in an interactive bash on a terminal', { timeout: 120_000 }
     await tab('cosi get app -o=ya', 'cosi get app -o=yaml');
     await tab('cosi get --output=yaml app a', 'cosi get --output=yaml app api');
   });
+
+  it('completes a command, a format or an id that is also a directory here as the word, not a path (review firsthour 1)', async () => {
+    // cosi init writes test/: `cosi te` TAB gave `cosi test/`, an unknown command.
+    await tab('cosi te', 'cosi test');
+    await mkdir(path.join(project, 'yaml'));
+    await mkdir(path.join(project, 'web'));
+    try {
+      await tab('cosi get app -o ya', 'cosi get app -o yaml');
+      await tab('cosi get app we', 'cosi get app web');
+    } finally {
+      await rm(path.join(project, 'yaml'), { recursive: true });
+      await rm(path.join(project, 'web'), { recursive: true });
+    }
+    // Files are still completed as files: a directory with its slash.
+    await tab('cosi get -f manif', 'cosi get -f manifests/');
+  });
 });

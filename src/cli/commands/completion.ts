@@ -162,6 +162,10 @@ _cosi() {
   local cur="\${words[cword]}" prev="\${words[cword-1]}"
   local _cosi_program
   _cosi_program="$(_cosi_unquote "\${words[0]}")"
+  # Words are no file names: without this, a command, type or id that is also a directory here
+  # (test/ of a cosi init project) would be completed as one, with a slash (cosi test/). The
+  # branches that complete files turn it back on.
+  compopt +o filenames 2>/dev/null
   if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W ${quote(commands.map((c) => c.name).join(' '))} -- "$cur"))
     return
@@ -190,6 +194,7 @@ ${cases}
   elif [[ "$prev" == -n || "$prev" == --namespace ]]; then
     COMPREPLY=($(compgen -W "$(_cosi_complete namespaces "\${project[@]}")" -- "$cur"))
   elif [[ " $values " == *" $prev "* ]]; then
+    compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
@@ -200,6 +205,7 @@ ${cases}
   elif [[ "$args" == types* && "$n" -eq 1 ]] || [ "$args" = types-ids ]; then
     COMPREPLY=($(compgen -W "$(_cosi_complete ids "$type" "\${project[@]}")" -- "$cur"))
   else
+    compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
