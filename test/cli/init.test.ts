@@ -175,6 +175,45 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect((await readdir(dir)).sort()).toEqual(['.git', 'cosi.config.ts', 'manifests']);
   });
 
+  it('refuses manifests/ or expected/ that hold files of the project, which the starter would read as its own (review firsthour 2)', async () => {
+    // A ConfigMap in manifests/: written beside it, the starter failed cosi check at once.
+    await mkdir(path.join(dir, 'manifests'));
+    await writeFile(
+      path.join(dir, 'manifests/cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+    );
+    await writeFile(path.join(dir, 'README.md'), '# mine\n');
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toBe(
+      'cosi: init: manifests/ already holds cm.yaml, which the starter project would read as its own (it reads every file of manifests/: its check would not pass): cosi init writes a new project and overwrites nothing (run it in an empty directory (cosi init DIR makes one), or move these away)\n',
+    );
+    expect(init.stdout).toBe('');
+    expect((await readdir(dir)).sort()).toEqual(['.git', 'README.md', 'manifests']);
+    expect(await readdir(path.join(dir, 'manifests'))).toEqual(['cm.yaml']);
+    // expected/ too, its files named (three, and how many more); other files are no reason.
+    await rm(path.join(dir, 'manifests'), { recursive: true });
+    await mkdir(path.join(dir, 'expected'));
+    for (const name of ['a.yaml', 'b.yaml', 'c.yaml', 'd.yaml']) {
+      await writeFile(path.join(dir, 'expected', name), '');
+    }
+    const again = await cli(['init'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('expected/ already holds a.yaml, b.yaml, c.yaml and 1 more,');
+    await rm(path.join(dir, 'expected'), { recursive: true });
+    const written = await cli(['init'], { cwd: dir });
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain('wrote manifests/apps.yaml');
+  });
+
+  it('names a file where a directory of the starter goes, rather than failing on the path (review firsthour 2)', async () => {
+    await writeFile(path.join(dir, 'manifests'), 'mine\n');
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain('cosi: init: manifests already exists: cosi init writes');
+    expect((await readdir(dir)).sort()).toEqual(['.git', 'manifests']);
+  });
+
   it('writes nothing through a directory that is a link out of the project', async () => {
     const outside = await mkdtemp(path.join(tmpdir(), 'cosi-init-outside-'));
     try {

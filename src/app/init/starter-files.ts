@@ -299,6 +299,13 @@ const COSIIGNORE = `# Paths no walk of this project reads as manifests (gitignor
 expected/
 `;
 
+/**
+ * The directories the starter project reads whole: every manifest of `manifests/` (the config
+ * names it) and every golden file of `expected/` (`cosi check --expect expected`). A file of the
+ * user's in one would be read as the project's, and the starter would not pass `cosi check`.
+ */
+export const STARTER_READ_WHOLE: readonly string[] = ['manifests', 'expected'];
+
 /** Where the CI job goes, in the repository's root (the project's, when it is one). */
 export const CI_JOB_PATH = '.github/workflows/cosi.yml';
 

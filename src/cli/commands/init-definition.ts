@@ -19,7 +19,8 @@ export function defineInit(): Command {
         '(so that a walk of the project does not read expected/ as manifests) and a ' +
         'tsconfig.json for the config. It passes `cosi check --expect expected` and ' +
         '`node --test` as written. ' +
-        'Existing files are never overwritten: if any of the others is there, nothing is ' +
+        'Existing files are never overwritten: if any of the others is there, or manifests/ ' +
+        'or expected/ hold files of yours (the starter reads every file of both), nothing is ' +
         'written.',
     )
     .argument('[dir]', 'the project directory (made if missing)', '.')
