@@ -16,6 +16,7 @@ import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
 import { acceptShortOptionEquals } from './short-option-equals.js';
 import { withLongOptionSuggestion } from './long-option-value-suggestion.js';
+import { withHelpPointer } from './help-pointer.js';
 import { withKubeconformFlag } from './kubeconform-flags.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
@@ -128,7 +129,10 @@ Examples:
           outputError: (text, write) =>
             write(
               usageErrorLine(
-                withKubeconformFlag(withLongOptionSuggestion(text, definition), definition),
+                withHelpPointer(
+                  withKubeconformFlag(withLongOptionSuggestion(text, definition), definition),
+                  definition.name(),
+                ),
               ),
             ),
         })

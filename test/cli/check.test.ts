@@ -491,7 +491,9 @@ describe('cosi check at the edges of CI', () => {
   it('writes the report asked for when commander refuses the command line, or no manifests are given', async () => {
     const unknown = await cli(['check', '-o', 'junit', '--bogus', 'fixtures/minimal']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("cosi: unknown option '--bogus'\n");
+    expect(unknown.stderr).toBe(
+      "cosi: unknown option '--bogus'\n(cosi check --help lists its flags)\n",
+    );
     expect(unknown.stdout).toContain(
       `<failure type="usage-error" message="unknown option '--bogus'"></failure>`,
     );

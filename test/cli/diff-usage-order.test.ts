@@ -9,7 +9,7 @@ describe('cosi diff usage errors', () => {
   it('an unknown option is said first, without --state too', async () => {
     const r = await cli(['diff', '-Q', '-f', 'fixtures/vm-network']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("cosi: unknown option '-Q'\n");
+    expect(r.stderr).toBe("cosi: unknown option '-Q'\n(cosi diff --help lists its flags)\n");
     const long = await cli(['diff', '--bogus']);
     expect(long.stderr).toContain("cosi: unknown option '--bogus'");
     expect(long.stderr).not.toContain('--state');

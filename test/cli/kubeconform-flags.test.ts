@@ -58,9 +58,11 @@ describe("a kubeconform command line is told cosi's flags", { timeout: 60_000 },
   it('a flag the command has no counterpart of keeps what commander said', async () => {
     // get takes no --skip-kinds: nothing to point to.
     const get = await cli(['get', 'vm', '-skip', 'x']);
-    expect(get.stderr).toBe("cosi: unknown option '-skip'\n");
+    expect(get.stderr).toBe("cosi: unknown option '-skip'\n(cosi get --help lists its flags)\n");
     // get has no summary to speak of either.
-    expect((await cli(['get', 'vm', '-summary'])).stderr).toBe("cosi: unknown option '-summary'\n");
+    expect((await cli(['get', 'vm', '-summary'])).stderr).toBe(
+      "cosi: unknown option '-summary'\n(cosi get --help lists its flags)\n",
+    );
     const misspelt = await cli(['check', '--strcit', VALID]);
     expect(misspelt.stderr).toBe("cosi: unknown option '--strcit'\n(Did you mean --strict?)\n");
   });

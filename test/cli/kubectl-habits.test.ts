@@ -287,7 +287,12 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
       "cosi: unknown option '--expected=expected'\n(Did you mean --expect?)\n",
     );
     expect(await refused(['get', 'vm', ...EXAMPLE, '--zzzzzz=1'])).toBe(
-      "cosi: unknown option '--zzzzzz=1'\n",
+      "cosi: unknown option '--zzzzzz=1'\n(cosi get --help lists its flags)\n",
+    );
+    // With no nearer flag, where the flags are, as kubectl's "See 'kubectl apply --help'"
+    // (review firsthour 3): a first mistake said only "unknown option".
+    expect(await refused(['apply', ...EXAMPLE, '--dry-run'])).toBe(
+      "cosi: unknown option '--dry-run'\n(cosi apply --help lists its flags)\n",
     );
   });
 

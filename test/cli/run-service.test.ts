@@ -159,7 +159,9 @@ describe('cosi run in memory, as a service', () => {
     const text = spawnCosi(['run', '-f', dir, '--bogus']);
     processes.push(text);
     expect(await exitWithin(text, 20_000)).toBe(2);
-    expect(text.stderr()).toBe("cosi: unknown option '--bogus'\n");
+    expect(text.stderr()).toBe(
+      "cosi: unknown option '--bogus'\n(cosi run --help lists its flags)\n",
+    );
   }, 60_000);
 
   it('an address in use is one line and exit 2', async () => {
