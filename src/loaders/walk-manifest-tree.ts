@@ -19,6 +19,7 @@ import {
   type ManifestStats,
 } from './manifest-file-system.js';
 import { hiddenManifestDirectories, isLookedInto } from './hidden-directories.js';
+import { nearestPath } from './nearest-path.js';
 import type { AppliedBy } from './applied-by.js';
 import { POLICY_TEST_FILE, type PolicyTestTool } from './policy-tests.js';
 import { unreadableFile } from './unreadable-file.js';
@@ -239,7 +240,9 @@ class ManifestWalker {
       if ((code === 'ENOENT' || code === 'ENOTDIR') && (await isGlob(given))) {
         await this.#addGlob(given);
       } else if (code === 'ENOENT' || code === 'ENOTDIR') {
-        this.#report('path-not-found', given, `${given} does not exist`);
+        const near = await nearestPath(this.#record.fs, this.#record.cwd, given);
+        const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
+        this.#report('path-not-found', given, `${given} does not exist${hint}`);
       } else {
         this.#reportError(given, error);
       }

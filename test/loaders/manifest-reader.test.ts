@@ -214,6 +214,24 @@ spec:
     expect(result.files).toEqual([]);
   });
 
+  it('names the path a missing one was likely meant to be, as the type and flag errors do (review firsthour 4)', async () => {
+    await tree({ 'manifests/apps.yaml': vm('a'), 'definitions.yaml': DEFINITION });
+    const result = await readManifests(
+      ['manifest', 'manifest/', 'manifests/app.yaml', 'nothing-like-it', 'no/such/dir'],
+      { cwd: dir },
+    );
+    expect(result.findings.map((f) => [f.file, f.message])).toEqual([
+      ['manifest', 'manifest does not exist (did you mean manifests?)'],
+      ['manifest/', 'manifest/ does not exist (did you mean manifests/?)'],
+      [
+        'manifests/app.yaml',
+        'manifests/app.yaml does not exist (did you mean manifests/apps.yaml?)',
+      ],
+      ['no/such/dir', 'no/such/dir does not exist'],
+      ['nothing-like-it', 'nothing-like-it does not exist'],
+    ]);
+  });
+
   it('reports an empty path (an unset variable) rather than reading the working directory', async () => {
     await tree({ 'a.yaml': vm('a'), 'definitions.yaml': DEFINITION });
     const result = await readManifests([''], { cwd: dir });
