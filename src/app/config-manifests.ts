@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { parseKubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import type { ReadProjectOptions } from './read-project-manifests.js';
+import { nearbyConfigHint } from './nearby-config.js';
 
 /** What a command asks of its manifests beside the paths it was given. */
 export interface ManifestsRequirement {
@@ -17,7 +18,7 @@ export class MissingManifestsError extends Error {
   constructor(config: LoadedConfig | undefined, cwd: string) {
     const where = config
       ? `, or name them in ${path.relative(cwd, config.file) || config.file} (manifests: ['manifests/'])`
-      : ', or run it in a project whose cosi.config.ts names them (manifests: [...]); cosi init starts one';
+      : `, or run it in a project whose cosi.config.ts names them (manifests: [...]); cosi init starts one${nearbyConfigHint(cwd)}`;
     super(`no manifests given: pass -f <path> (a file or a directory)${where}`);
     this.name = 'MissingManifestsError';
   }

@@ -146,6 +146,42 @@ describe('the manifests a config names', { timeout: 60_000 }, () => {
   });
 });
 
+describe('a config in the wrong place (review firsthour 5)', { timeout: 60_000 }, () => {
+  it('outside a project, names a config in a directory below, and how to use it', async () => {
+    await mkdir(path.join(dir, '.git'));
+    await mkdir(path.join(dir, 'cosi/manifests'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'cosi/cosi.config.ts'),
+      `export default { manifests: ['manifests'] };\n`,
+    );
+    await writeFile(path.join(dir, 'cosi/manifests/vms.yaml'), VM_DEFINITION);
+    // node_modules and hidden directories are not projects of the user's.
+    await mkdir(path.join(dir, 'node_modules/x'), { recursive: true });
+    await writeFile(path.join(dir, 'node_modules/x/cosi.config.ts'), 'export default {};\n');
+    const get = await cli(['get', 'vm'], { cwd: dir });
+    expect(get.code).toBe(2);
+    expect(get.stderr).toBe(
+      "cosi: no manifests given: pass -f <path> (a file or a directory), or run it in a project whose cosi.config.ts names them (manifests: [...]); cosi init starts one (cosi/cosi.config.ts is a project's config: cd cosi, or pass --config cosi/cosi.config.ts)\n",
+    );
+    // What it says to do works.
+    const given = await cli(['get', 'rd', '--config', 'cosi/cosi.config.ts', '-o', 'name'], {
+      cwd: dir,
+    });
+    expect(given.code).toBe(0);
+    expect(given.stdout).toContain('vms.example.org');
+  });
+
+  it('names a file called nearly as a config, which is never read', async () => {
+    await mkdir(path.join(dir, '.git'));
+    await writeFile(path.join(dir, 'cosi.conf.ts'), `export default { manifests: ['.'] };\n`);
+    const check = await cli(['check'], { cwd: dir });
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(
+      'cosi init starts one (cosi.conf.ts is not read as a config: cosi reads cosi.config.ts, cosi.config.mts, cosi.config.js, cosi.config.mjs)\n',
+    );
+  });
+});
+
 describe('an empty -f (a variable left unset)', { timeout: 60_000 }, () => {
   it('is said by run and diff as by apply, not replaced by the manifests the config names', async () => {
     await project(`{ manifests: ['manifests'] }`, {
