@@ -235,6 +235,8 @@ export class KubernetesKinds {
     let message: string;
     // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
     let rule = 'kubernetes-kind';
+    /** The did-you-mean is the message's first advice already (a typo of a core kind). */
+    let saidNear = false;
     if (
       removed !== undefined &&
       (release === undefined || isReleaseAtLeast(release, removed.removedIn))
@@ -289,10 +291,15 @@ export class KubernetesKinds {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       const elsewhere = builtinElsewhere;
       if (elsewhere.length > 0) rule = 'builtin-kind';
+      const define = `define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
       message =
         elsewhere.length > 0
           ? `kind ${kind} is not in the core group (${header.apiVersion}): Kubernetes ${release ?? ''} serves it as ${elsewhere.join(', ')}`
-          : `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
+          : near !== undefined
+            ? // `ConfigMapp`: a typo far more often than a kind of the project's own.
+              `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): did you mean kind ${near.kind} of ${near.apiVersion}? (a kind of the project's own: ${define})`
+            : `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): ${define}`;
+      if (elsewhere.length === 0 && near !== undefined) saidNear = true;
     } else if (invalid !== undefined) {
       message = `kind ${kind} of ${header.apiVersion} is not defined: its ${invalid.what} at ${formatLocation(invalid.at)} is invalid`;
     } else if (versions !== undefined) {
@@ -335,7 +342,7 @@ export class KubernetesKinds {
     }
     const tried = this.schemas?.kinds.tried(group, version, kind) ?? [];
     if (tried.length > 0) message = `${message} (no schema at ${tried.join(' or ')})`;
-    if (near !== undefined) {
+    if (near !== undefined && !saidNear) {
       message = `${message} (did you mean kind ${near.kind} of ${near.apiVersion}?)`;
     }
     report.add('unknown-type', '/kind', message, {

@@ -466,6 +466,15 @@ describe('Kubernetes-shaped manifests', () => {
     expect(live.metadata.creationTimestamp).toBe('2026-01-02T03:04:05Z');
   });
 
+  it('say a typo of a core kind as one first, defining the kind second (review firsthour 6)', () => {
+    const typo = loadManifests([
+      { path: 'cm.yaml', text: 'apiVersion: v1\nkind: ConfigMapp\nmetadata:\n  name: x\n' },
+    ]);
+    expect(typo.findings.map((f) => f.message)).toEqual([
+      "Kubernetes 1.36 has no kind ConfigMapp in the core group (v1): did you mean kind ConfigMap of v1? (a kind of the project's own: define ConfigMapps.core in the config with kubernetes: { apiVersion: 'v1', kind: 'ConfigMapp', namespaced: true })",
+    ]);
+  });
+
   it('resolve the core group from a config definition with a Kubernetes identity, and say so when there is none', () => {
     const configMap = {
       path: 'cm.yaml',
