@@ -105,12 +105,13 @@ export function createCli(io: CliIo, { only }: CliOptions = {}): Cli {
       'after',
       `
 Examples:
+  cosi init my-project                        start a project: config, manifest, golden test, CI job
+  cosi check --expect expected                in a project (its config names the manifests: no -f)
   cosi apply -f manifests/                    run the project on its manifests and print the state
   cosi get vm -f manifests/ -o yaml           print one type after the run
   cosi watch -f manifests/                    re-run on every file change, with a live view
   cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
-  cosi init my-project                        start a project: config, manifest, golden test, CI job
   cosi diff -f DIR --state etcd://HOST:PORT   show what applying DIR would change there
   source <(cosi completion bash)              complete commands and flags in bash`,
     );

@@ -13,6 +13,14 @@ describe("each command's --help", { timeout: 60_000 }, () => {
   );
 });
 
+describe('cosi --help', { timeout: 60_000 }, () => {
+  it('starts its examples with a first project, and one run in it without -f (review firsthour 10)', async () => {
+    const examples = (await cli(['--help'])).stdout.split('\nExamples:\n')[1]?.split('\n') ?? [];
+    expect(examples[0]).toMatch(/^ {2}cosi init my-project +start a project/);
+    expect(examples[1]).toMatch(/^ {2}cosi check --expect expected +in a project .*no -f/);
+  });
+});
+
 describe("cosi explain's exit codes", { timeout: 120_000 }, () => {
   it('are those its --help names: 3 for a run that does not converge, 1 for failing controllers (review docs 8)', async () => {
     const codes = (await cli(['explain', '--help'])).stdout.split('\nExit codes')[1] ?? '';
