@@ -159,6 +159,11 @@ export async function openProjectReader(
     return new ManifestReader(options.files, {
       cwd: options.cwd,
       ignore,
+      // A project of its own inside the paths is set aside, as this config is not its own; with
+      // `--config` the user named one config for everything, and everything is walked.
+      ...(options.config === undefined
+        ? { setAsideProjects: config === undefined ? {} : { except: config.file } }
+        : {}),
       ...(options.kubernetesVersion === undefined
         ? {}
         : { kubernetesVersion: options.kubernetesVersion }),

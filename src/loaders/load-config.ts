@@ -14,6 +14,7 @@ import {
 import { frameInProject } from './stack-frames.js';
 import { localImportHint, mayBeUndefinedImport } from './local-import-hints.js';
 import { ConfigError } from './config-error.js';
+import { CONFIG_FILE_NAMES } from './config-file-names.js';
 import { findConfigKeysInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
 import { nameUnexpectedToken } from './unexpected-token.js';
@@ -34,12 +35,7 @@ import { isSafeError, messageOfThrown, readSafely } from '../engine/thrown-value
 export { ConfigError } from './config-error.js';
 
 /** File names looked for in a manifest directory, in this order. */
-export const CONFIG_FILE_NAMES = [
-  'cosi.config.ts',
-  'cosi.config.mts',
-  'cosi.config.js',
-  'cosi.config.mjs',
-];
+export { CONFIG_FILE_NAMES };
 
 /** The keys a config object may have. */
 const CONFIG_KEYS = [

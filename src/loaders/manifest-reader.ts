@@ -170,6 +170,9 @@ export class ManifestReader {
             cwd: this.#cwd,
             fs: this.#fs,
             ignore: this.#ignore,
+            ...(this.#options.setAsideProjects === undefined
+              ? {}
+              : { setAsideProjects: this.#options.setAsideProjects }),
           });
     this.#tree = tree;
     const kept = tree.files.map((file) =>

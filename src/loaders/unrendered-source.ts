@@ -7,6 +7,7 @@ export type UnrenderedKind =
   | 'tool-file'
   | 'go-test-data'
   | 'hidden-directory'
+  | 'nested-project'
   | 'chainsaw-test'
   | 'policy-test'
   | 'test-assertion';

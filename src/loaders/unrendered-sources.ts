@@ -172,6 +172,20 @@ export function hiddenDirectory(dir: string, files: readonly string[]): Unrender
   };
 }
 
+/**
+ * The set-aside entry of a directory met while walking (as shown) that holds a config of its own
+ * (`config`, its name): a project of its own, whose manifests this run's config (or none) would
+ * check without its definitions and controllers.
+ */
+export function nestedProject(dir: string, config: string): UnrenderedSource {
+  return {
+    path: dir,
+    kind: 'nested-project',
+    file: path.join(dir, config),
+    message: `a project with a config of its own (${path.join(dir, config)}), not walked: its manifests are checked with its config, not this run's; check it with cosi check ${dir} (or beside the others with --each, each path with its own config), or walk it with the one config --config names`,
+  };
+}
+
 /** A JSON file's name, read in a directory (as kubectl and kubeconform read them). */
 export const JSON_FILE = /\.json$/i;
 

@@ -22,11 +22,13 @@ import { hiddenManifestDirectories, isLookedInto } from './hidden-directories.js
 import { nearestPath } from './nearest-path.js';
 import type { AppliedBy } from './applied-by.js';
 import { POLICY_TEST_FILE, type PolicyTestTool } from './policy-tests.js';
+import { CONFIG_FILE_NAMES } from './config-file-names.js';
 import { unreadableFile } from './unreadable-file.js';
 import {
   GO_TEST_DATA_DIRECTORY,
   goTestData,
   chainsawTest,
+  nestedProject,
   HELM_CHART_FILE,
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
@@ -81,6 +83,14 @@ export interface WalkManifestTreeOptions {
    * is always read.
    */
   readonly ignore?: readonly string[];
+  /**
+   * Sets aside, not walked, each directory met inside one named that holds a config of its own
+   * (`cosi.config.ts`): a project of its own, which a run with another config (or none) would
+   * check without its definitions and controllers (see `nestedProject`). `except`: the config
+   * the run loaded, whose directory is walked. A directory named is walked whatever it holds.
+   * Without it (`--config` named the one config for everything), every directory is walked.
+   */
+  readonly setAsideProjects?: { readonly except?: string };
 }
 
 /** The path that stands for the standard input in a list of paths (`-f -`). */
@@ -133,7 +143,7 @@ export async function walkManifestTree(
             return false;
           }
         });
-  const walker = new ManifestWalker(fs, cwd, ignored, base);
+  const walker = new ManifestWalker(fs, cwd, ignored, base, options.setAsideProjects);
   for (const given of paths) {
     if (given === STDIN_PATH) continue;
     await walker.addPath(given);
@@ -196,6 +206,8 @@ class ManifestWalker {
 
   /** What the walk met, which the phases after it read and add to. */
   readonly #record: ManifestWalkRecord;
+  /** Whether directories with configs of their own are set aside (see `setAsideProjects`). */
+  readonly #projects: { readonly except?: string } | undefined;
   /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
   readonly #kustomizations: WalkedKustomizations;
 
@@ -204,7 +216,9 @@ class ManifestWalker {
     cwd: string,
     ignored: Ignore | undefined,
     ignoreBase: string | undefined,
+    projects?: { readonly except?: string },
   ) {
+    this.#projects = projects;
     this.#record = new ManifestWalkRecord(fs, cwd, ignored, ignoreBase);
     this.#kustomizations = new WalkedKustomizations(this.#record);
     this.#tests = new WalkedTests({
@@ -394,6 +408,23 @@ class ManifestWalker {
     }
     // Sorted, so that which of two links to one directory gets walked does not depend on the OS.
     const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));
+    // A project of its own met inside a directory named (the roots' ancestors are themselves).
+    if (role === 'plain' && ancestors.size > 1 && this.#projects !== undefined) {
+      const except = this.#projects.except;
+      const config = CONFIG_FILE_NAMES.find((name) =>
+        sorted.some((entry) => entry.name === name && !entry.isDirectory()),
+      );
+      if (
+        config !== undefined &&
+        path.join(absolute, config) !== except &&
+        path.join(real, config) !== except
+      ) {
+        this.#record.unrendered.push(nestedProject(display, config));
+        // Not walked: a link naming it on the command line walks it all the same.
+        this.#walkedDirs.delete(real);
+        return;
+      }
+    }
     const subcharts = role === 'subcharts';
     const chart =
       !subcharts &&
