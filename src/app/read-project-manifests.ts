@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { ignorePatterns } from '../loaders/ignore-file.js';
@@ -67,6 +68,11 @@ export interface ReadProjectOptions extends ConfigLocation {
    * schemas compiled) once for all.
    */
   readonly shared?: SharedProjectReads;
+  /**
+   * The paths checked as worlds of their own beside this one (`check --each`): a project of its
+   * own met inside this one's paths that is one of them is left to its world, not set aside.
+   */
+  readonly checkedApart?: readonly string[];
 }
 
 /** Reads that projects read in one process share, each made once per key (see `shared`). */
@@ -162,7 +168,12 @@ export async function openProjectReader(
       // A project of its own inside the paths is set aside, as this config is not its own; with
       // `--config` the user named one config for everything, and everything is walked.
       ...(options.config === undefined
-        ? { setAsideProjects: config === undefined ? {} : { except: config.file } }
+        ? {
+            setAsideProjects: {
+              ...(config === undefined ? {} : { except: config.file }),
+              apart: (options.checkedApart ?? []).map((p) => path.resolve(options.cwd, p)),
+            },
+          }
         : {}),
       ...(options.kubernetesVersion === undefined
         ? {}

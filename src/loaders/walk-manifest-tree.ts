@@ -86,11 +86,22 @@ export interface WalkManifestTreeOptions {
   /**
    * Sets aside, not walked, each directory met inside one named that holds a config of its own
    * (`cosi.config.ts`): a project of its own, which a run with another config (or none) would
-   * check without its definitions and controllers (see `nestedProject`). `except`: the config
-   * the run loaded, whose directory is walked. A directory named is walked whatever it holds.
+   * check without its definitions and controllers (see `nestedProject`), but for those
+   * {@link SetAsideProjects} names. A directory named is walked whatever it holds.
    * Without it (`--config` named the one config for everything), every directory is walked.
    */
-  readonly setAsideProjects?: { readonly except?: string };
+  readonly setAsideProjects?: SetAsideProjects;
+}
+
+/** Which projects met inside the paths named are walked all the same (see `setAsideProjects`). */
+export interface SetAsideProjects {
+  /** The config the run loaded (absolute): its directory is walked. */
+  readonly except?: string;
+  /**
+   * Directories (absolute) checked as worlds of their own beside this walk's (`check --each`):
+   * not walked, and not set aside either, as their own world checks them.
+   */
+  readonly apart?: readonly string[];
 }
 
 /** The path that stands for the standard input in a list of paths (`-f -`). */
@@ -207,7 +218,7 @@ class ManifestWalker {
   /** What the walk met, which the phases after it read and add to. */
   readonly #record: ManifestWalkRecord;
   /** Whether directories with configs of their own are set aside (see `setAsideProjects`). */
-  readonly #projects: { readonly except?: string } | undefined;
+  readonly #projects: SetAsideProjects | undefined;
   /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
   readonly #kustomizations: WalkedKustomizations;
 
@@ -216,7 +227,7 @@ class ManifestWalker {
     cwd: string,
     ignored: Ignore | undefined,
     ignoreBase: string | undefined,
-    projects?: { readonly except?: string },
+    projects?: SetAsideProjects,
   ) {
     this.#projects = projects;
     this.#record = new ManifestWalkRecord(fs, cwd, ignored, ignoreBase);
@@ -419,7 +430,9 @@ class ManifestWalker {
         path.join(absolute, config) !== except &&
         path.join(real, config) !== except
       ) {
-        this.#record.unrendered.push(nestedProject(display, config));
+        const apart = this.#projects.apart ?? [];
+        if (!apart.includes(absolute) && !apart.includes(real))
+          this.#record.unrendered.push(nestedProject(display, config));
         // Not walked: a link naming it on the command line walks it all the same.
         this.#walkedDirs.delete(real);
         return;

@@ -79,8 +79,17 @@ describe('a directory with a config of its own, met while walking', () => {
   });
 
   it('is checked with its own controllers when named, or with --each', async () => {
-    const each = await cli(['check', '--each', '.', 'b'], { cwd: dir });
-    expect(each.stdout).toMatch(/error\[reconcile-failed\]: EchoController/);
+    const each = await cli(['check', '--each', '.', 'b', '-o', 'json'], { cwd: dir });
+    const report = JSON.parse(each.stdout) as {
+      unrendered?: { path: string }[];
+      cases: { name: string; findings: { code: string }[] }[];
+    };
+    expect(report.cases.flatMap((c) => c.findings.map((f) => f.code))).toContain(
+      'reconcile-failed',
+    );
+    // Checked in its own world, b is not also set aside in that of '.'.
+    expect(report.unrendered ?? []).toEqual([]);
+    expect(report.cases.map((c) => c.name)).toContain('b/counters.yaml:1 counter start');
     expect(each.code).toBe(1);
   });
 

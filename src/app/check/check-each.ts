@@ -73,7 +73,8 @@ export async function checkEach(
   const worlds: CheckedWorld[] = [];
   // The same --definitions and schema locations are read once for every world.
   const shared = new SharedProjectReads();
-  for (const path of await eachPath(runOptions.files, runOptions.cwd)) {
+  const paths = await eachPath(runOptions.files, runOptions.cwd);
+  for (const path of paths) {
     onWorld?.(path);
     const fault = knownFaults.find((known) => known.world === path)?.fault;
     // The config's own code stopped the worker: it is not loaded again.
@@ -86,6 +87,7 @@ export async function checkEach(
         {
           ...runOptions,
           files: [path],
+          checkedApart: paths.filter((other) => other !== path),
           shared,
           ...(fault === undefined ? {} : { converge: false }),
         },
