@@ -122,3 +122,31 @@ describe('walkManifestTree setAsideProjects', () => {
     expect(without.unrendered).toEqual([]);
   });
 });
+
+describe('many projects with configs of their own', () => {
+  it('are named in the line that counts those not listed', async () => {
+    const many = await mkdtemp(path.join(tmpdir(), 'cosi-nested-projects-'));
+    try {
+      await mkdir(path.join(many, '.git'));
+      for (let i = 0; i < 12; i++) {
+        await mkdir(path.join(many, `p${String(i).padStart(2, '0')}`));
+        await writeFile(
+          path.join(many, `p${String(i).padStart(2, '0')}`, 'cosi.config.ts'),
+          'export default {};\n',
+        );
+      }
+      await writeFile(
+        path.join(many, 'cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+      );
+      const r = await cli(['check', '.'], { cwd: many });
+      expect(r.stdout).toContain(
+        'and 2 more charts, kustomizations and projects with configs of their own set aside (-o json lists them)\n',
+      );
+      expect(r.stdout).toContain('set aside: 12 projects with configs of their own');
+      expect(r.code).toBe(0);
+    } finally {
+      await rm(many, { recursive: true, force: true });
+    }
+  });
+});

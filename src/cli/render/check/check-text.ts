@@ -59,7 +59,14 @@ export function renderCheckText(
   if (listed.length > MAX_LISTED_UNRENDERED) {
     const more = groupDigits(listed.length - MAX_LISTED_UNRENDERED);
     const tests = listed.some((u) => u.kind === 'chainsaw-test' || u.kind === 'policy-test');
-    const what = tests ? 'charts, kustomizations and tests' : 'charts and kustomizations';
+    const projects = listed.some((u) => u.kind === 'nested-project');
+    const kinds = [
+      'charts',
+      'kustomizations',
+      ...(tests ? ['tests'] : []),
+      ...(projects ? ['projects with configs of their own'] : []),
+    ];
+    const what = `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1) ?? ''}`;
     lines.push(c.cyan(`and ${more} more ${what} set aside (-o json lists them)`));
   }
   const summary = checkSummaryText(result);
